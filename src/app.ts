@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { schoolStore } from './areas/school/store.ts';
+import type { Config } from './config.ts';
+import type { Clock } from './db/clock.ts';
+import type { Database } from './db/connect.ts';
+import { registerHealthRoutes } from './health/routes.ts';
+import { installErrorHandlers } from './http/error-handler.ts';
+import { loggerOptions } from './http/logging.ts';
+import { sessionService } from './identity/sessions.ts';
+import { setupService } from './identity/setup.ts';
+import { signInService } from './identity/signin.ts';
+import { usersStore } from './identity/users-store.ts';
+import type { RateLimiter } from './security/rate-limiter.ts';
+import { registerAssetRoutes } from './web/assets.ts';
+import { registerHomePage } from './web/home-page.ts';
+import { pageRenderer } from './web/page-context.ts';
+import { registerSetupPage } from './web/setup-page.ts';
+import { registerSignInPages } from './web/signin-page.ts';
+import { registerSignUpPage } from './web/signup-page.ts';
+import { registerViewer, sessionCookie } from './web/viewer.ts';
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  limiter: RateLimiter;
+  clock: Clock;
+  /** Cookie signing keys, newest first; generated on first start and kept in the database. */
+  cookieKeys: string[];
+};
+
+/** The composition root of the HTTP application: every service is built here from its dependencies. */
+export async function buildApp(deps: AppDeps) {
+  const { config, database, clock, limiter } = deps;
+  const db = database.db;
+  const https = config.BASE_URL.startsWith('https:');
+
+  const app = Fastify({
+    logger: loggerOptions(config.LOG_LEVEL),
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installErrorHandlers(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        objectSrc: ["'none'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: https ? { maxAge: 31536000, includeSubDomains: false } : false,
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    frameguard: { action: 'deny' },
+  });
+  await app.register(cookie, { secret: deps.cookieKeys });
+  await app.register(formbody);
+  await app.register(csrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: config.COOKIE_SECURE ? '__Host-lyceum_csrf' : 'lyceum_csrf',
+    cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: config.COOKIE_SECURE, signed: true },
+    getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf,
+  });
+
+  const users = usersStore();
+  const school = schoolStore();
+  const sessions = sessionService({ db, clock, users, ttlHours: config.SESSION_TTL_HOURS });
+  const setup = setupService({ db, clock, users, school });
+  const signin = signInService({
+    db,
+    clock,
+    users,
+    school,
+    limiter,
+    maxFailures: config.SIGNIN_MAX_FAILURES,
+    windowSeconds: config.SIGNIN_WINDOW_SECONDS,
+  });
+  const cookie_ = sessionCookie(config.COOKIE_SECURE);
+  const render = pageRenderer({ db, school });
+
+  registerHealthRoutes(app, { database });
+  registerAssetRoutes(app);
+  await app.register(async (pages: FastifyInstance) => {
+    registerViewer(pages, { sessions, cookie: cookie_ });
+    registerHomePage(pages, { setup, render });
+    registerSetupPage(pages, { setup, sessions, cookie: cookie_, render });
+    registerSignInPages(pages, { signin, sessions, cookie: cookie_, render });
+    registerSignUpPage(pages, { signin, sessions, cookie: cookie_, render });
+  });
+
+  return { app, services: { setup, sessions, signin, users, school } };
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,152 @@
+import { isAbsolute, resolve } from 'node:path';
+import Type, { type Static, type TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+
+/**
+ * Every setting of the server, keyed by its environment variable. The README's configuration table is generated
+ * from this schema (`npm run docs:config`) and a test fails when the two drift.
+ */
+export const ConfigSchema = Type.Object(
+  {
+    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'TCP port to listen on.' }),
+    HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on.' }),
+    BASE_URL: Type.String({
+      default: '',
+      pattern: '^(https?://[^/?#\\s]+)?$',
+      description:
+        'Public origin of the school (scheme, host, port; no path). Defaults to `http://HOST:PORT`. It is the OAuth issuer.',
+    }),
+    DATABASE_URL: Type.String({
+      minLength: 1,
+      default: './data/lyceum.sqlite',
+      description: 'A SQLite file path (or `sqlite:<path>`), or a `postgres://` / `postgresql://` URL.',
+    }),
+    DATABASE_POOL_SIZE: Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      default: 10,
+      description: 'Connections in the PostgreSQL pool (ignored for SQLite).',
+    }),
+    REDIS_URL: Type.String({
+      default: '',
+      pattern: '^(rediss?://\\S+)?$',
+      description: 'Optional `redis://` URL; when set, rate-limit counters are shared by every instance.',
+    }),
+    LOG_LEVEL: Type.Union(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+      { default: 'info', description: 'Log level of the JSON logs.' },
+    ),
+    COOKIE_SECURE: Type.Union([Type.Literal('auto'), Type.Literal('true'), Type.Literal('false')], {
+      default: 'auto',
+      description: 'Mark cookies `Secure`; `auto` means yes exactly when BASE_URL is https.',
+    }),
+    TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      default: 'false',
+      description: 'Trust `X-Forwarded-*` headers (set when a reverse proxy terminates TLS in front of the school).',
+    }),
+    BODY_LIMIT_BYTES: Type.Integer({
+      minimum: 1024,
+      maximum: 104857600,
+      default: 1048576,
+      description: 'Largest request body accepted, in bytes.',
+    }),
+    SESSION_TTL_HOURS: Type.Integer({
+      minimum: 1,
+      maximum: 8760,
+      default: 336,
+      description: 'Lifetime of a browser session, in hours.',
+    }),
+    SIGNIN_MAX_FAILURES: Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: 5,
+      description: 'Failed sign-ins allowed per account (and 4x that per address) in one window before a 429.',
+    }),
+    SIGNIN_WINDOW_SECONDS: Type.Integer({
+      minimum: 1,
+      maximum: 86400,
+      default: 900,
+      description: 'Length of the sign-in failure window, in seconds.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export type ConfigInput = Static<typeof ConfigSchema>;
+
+export type Config = Omit<ConfigInput, 'BASE_URL' | 'REDIS_URL' | 'COOKIE_SECURE' | 'TRUST_PROXY'> & {
+  BASE_URL: string;
+  REDIS_URL: string | undefined;
+  COOKIE_SECURE: boolean;
+  TRUST_PROXY: boolean;
+  database: { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: string };
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function allowedValues(schema: TSchema): string {
+  const s = schema as unknown as Record<string, unknown>;
+  if (Array.isArray(s.anyOf)) return `one of ${s.anyOf.map((v: { const: string }) => v.const).join(', ')}`;
+  if (s.type === 'integer') return `an integer from ${s.minimum} to ${s.maximum}`;
+  return String(s.description);
+}
+
+/** Reads settings from an environment object; throws one ConfigError line naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw)) as Record<string, unknown>;
+  for (const [key, schema] of Object.entries(ConfigSchema.properties)) {
+    if (!Value.Check(schema, withDefaults[key])) {
+      throw new ConfigError(`Invalid ${key}=${JSON.stringify(env[key])}: expected ${allowedValues(schema)}.`);
+    }
+  }
+  const input = withDefaults as ConfigInput;
+  const baseUrl = input.BASE_URL || `http://${input.HOST.includes(':') ? `[${input.HOST}]` : input.HOST}:${input.PORT}`;
+  try {
+    const url = new URL(baseUrl);
+    if (url.origin !== baseUrl) throw new Error('not an origin');
+  } catch {
+    throw new ConfigError(
+      `Invalid BASE_URL=${JSON.stringify(baseUrl)}: expected an origin like https://school.example or http://127.0.0.1:3000 (no path, no trailing slash).`,
+    );
+  }
+  const dbUrl = input.DATABASE_URL;
+  let database: Config['database'];
+  if (/^postgres(ql)?:\/\//.test(dbUrl)) {
+    database = { engine: 'postgres', url: dbUrl };
+  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(dbUrl)) {
+    throw new ConfigError(
+      `Invalid DATABASE_URL: the scheme of ${JSON.stringify(dbUrl.split(':')[0])} is not supported; use a SQLite file path or a postgres:// URL.`,
+    );
+  } else {
+    const path = dbUrl.replace(/^sqlite:/, '');
+    database = { engine: 'sqlite', path: path === ':memory:' || isAbsolute(path) ? path : resolve(cwd, path) };
+  }
+  return {
+    ...input,
+    BASE_URL: baseUrl,
+    REDIS_URL: input.REDIS_URL || undefined,
+    COOKIE_SECURE: input.COOKIE_SECURE === 'auto' ? baseUrl.startsWith('https:') : input.COOKIE_SECURE === 'true',
+    TRUST_PROXY: input.TRUST_PROXY === 'true',
+    database,
+  };
+}
+
+/** The configuration table of the README, in Markdown. */
+export function configTable(): string {
+  const rows = Object.entries(ConfigSchema.properties).map(([key, schema]) => {
+    const s = schema as unknown as Record<string, unknown>;
+    const fallback = s.default === '' ? '(unset)' : `\`${s.default}\``;
+    const allowed = Array.isArray(s.anyOf)
+      ? ` One of: ${s.anyOf.map((v: { const: string }) => `\`${v.const}\``).join(', ')}.`
+      : '';
+    return `| \`${key}\` | ${fallback} | ${s.description}${allowed} |`;
+  });
+  return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
+}

@@ -1,0 +1,41 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import { migrationProvider } from './migrations/index.ts';
+import { nodeSqliteDialect } from './sqlite-dialect.ts';
+import type { Db } from './tables.ts';
+
+export type Database = {
+  db: Db;
+  engine: 'sqlite' | 'postgres';
+  /** Applies pending migrations; on PostgreSQL Kysely's migrator holds `pg_advisory_lock` while it runs. */
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export function connectDatabase(database: Config['database'], options: { poolSize?: number } = {}): Database {
+  const dialect =
+    database.engine === 'sqlite'
+      ? nodeSqliteDialect(database.path)
+      : new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: options.poolSize ?? 10 }) });
+  const db = new Kysely<import('./tables.ts').Tables>({ dialect });
+  return {
+    db,
+    engine: database.engine,
+    async migrate() {
+      const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+      if (error) {
+        const failed = results?.find((r) => r.status === 'Error');
+        throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${(error as Error).message}`, {
+          cause: error,
+        });
+      }
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

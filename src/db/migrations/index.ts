@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely/migration';
+import { foundation } from './001_foundation.ts';
+
+/** Migrations live in code, in order; names never change once released. */
+const migrations: Record<string, Migration> = {
+  '001_foundation': foundation,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

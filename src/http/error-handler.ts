@@ -1,0 +1,90 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { renderErrorPage } from '../web/error-page.ts';
+import { ApiError, type FieldError } from './errors.ts';
+
+type ValidationItem = { instancePath?: string; message?: string; keyword?: string; params?: Record<string, unknown> };
+
+function fieldErrors(items: ValidationItem[], context: string | undefined): FieldError[] {
+  return items.map((item) => {
+    const base = (item.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+    if (item.keyword === 'additionalProperties') {
+      const extra = String(item.params?.additionalProperty ?? '');
+      const field = base ? `${base}.${extra}` : extra;
+      return { field, code: 'unknown_field', message: `Unknown field "${field}"; remove it.` };
+    }
+    if (item.keyword === 'required') {
+      const missing = String(item.params?.missingProperty ?? '');
+      const field = base ? `${base}.${missing}` : missing;
+      return { field, code: 'required', message: `"${field}" is required.` };
+    }
+    return {
+      field: base || String(context ?? 'body'),
+      code: item.keyword ?? 'invalid',
+      message: item.message ?? 'is invalid',
+    };
+  });
+}
+
+/** Maps any thrown error to the one error table. */
+export function toApiError(error: FastifyError | ApiError | Error): ApiError {
+  if (error instanceof ApiError) return error;
+  const fe = error as FastifyError & { validation?: ValidationItem[]; validationContext?: string };
+  if (fe.validation) {
+    const fields = fieldErrors(fe.validation, fe.validationContext);
+    const first = fields[0];
+    return new ApiError('invalid_request', first ? `${first.field}: ${first.message}` : 'The request is invalid.', {
+      fields,
+    });
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', 'The request body is too large.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type', 'This content type is not accepted here; send JSON.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('invalid_request', 'The request body is not valid JSON.');
+    case 'FST_CSRF_MISSING_SECRET':
+    case 'FST_CSRF_INVALID_TOKEN':
+      return new ApiError(
+        'invalid_csrf_token',
+        'The form has expired or did not come from this site; reload the page and try again.',
+      );
+  }
+  const status = fe.statusCode ?? 500;
+  if (status === 404) return new ApiError('not_found', 'No such resource.');
+  if (status === 405) return new ApiError('method_not_allowed', 'This method is not allowed here.');
+  if (status === 413) return new ApiError('payload_too_large', 'The request body is too large.');
+  if (status === 415) return new ApiError('unsupported_media_type', 'This content type is not accepted here.');
+  if (status === 429) return new ApiError('rate_limited', 'Too many requests.');
+  if (status >= 400 && status < 500) return new ApiError('invalid_request', fe.message);
+  return new ApiError('server_error', 'The server could not complete the request.');
+}
+
+export function wantsHtml(request: FastifyRequest): boolean {
+  return Boolean((request.routeOptions.config as { page?: boolean } | undefined)?.page);
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, apiError: ApiError) {
+  reply.code(apiError.status).headers(apiError.headers);
+  if (wantsHtml(request)) {
+    return reply.type('text/html; charset=utf-8').send(renderErrorPage(apiError));
+  }
+  return reply.type('application/json; charset=utf-8').send(apiError.toBody());
+}
+
+export function installErrorHandlers(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ error: apiError.code }, 'request refused');
+    return sendError(request, reply, apiError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      request,
+      reply,
+      new ApiError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`),
+    ),
+  );
+}

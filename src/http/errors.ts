@@ -1,0 +1,65 @@
+/**
+ * The one error table. Every error the server writes, OAuth and API alike, is RFC 6749 §5.2 shaped:
+ * `{ error, error_description }`, plus `errors: [{ field, code, message }]` for validation failures.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_token: 401,
+  invalid_csrf_token: 403,
+  insufficient_scope: 403,
+  access_denied: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  server_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type FieldError = { field: string; code: string; message: string };
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly fields: FieldError[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    description: string,
+    options: { fields?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(description);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.fields = options.fields;
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): { error: ErrorCode; error_description: string; errors?: FieldError[] } {
+    return { error: this.code, error_description: this.message, ...(this.fields ? { errors: this.fields } : {}) };
+  }
+}
+
+export const errors = {
+  invalidRequest: (description: string, fields?: FieldError[]) =>
+    new ApiError('invalid_request', description, { fields }),
+  notFound: (what = 'resource') => new ApiError('not_found', `No such ${what}.`),
+  conflict: (description: string) => new ApiError('conflict', description),
+  accessDenied: (description: string) => new ApiError('access_denied', description),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiError('rate_limited', `Too many attempts; try again in ${retryAfterSeconds} seconds.`, {
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    }),
+  invalidCsrfToken: () =>
+    new ApiError(
+      'invalid_csrf_token',
+      'The form has expired or did not come from this site; reload the page and try again.',
+    ),
+  serverError: () => new ApiError('server_error', 'The server could not complete the request.'),
+};

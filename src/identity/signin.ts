@@ -1,0 +1,89 @@
+import type { SchoolStore } from '../areas/school/store.ts';
+import type { Clock } from '../db/clock.ts';
+import { newId } from '../db/ids.ts';
+import type { Db } from '../db/tables.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import { ApiError, errors } from '../http/errors.ts';
+import { decoyPasswordHash, hashPassword, verifyPassword } from '../security/passwords.ts';
+import type { RateLimiter } from '../security/rate-limiter.ts';
+import { normalizeEmail, type User } from './schema.ts';
+import type { UsersStore } from './users-store.ts';
+
+export const SIGNIN_FAILED = 'The email or password is incorrect.';
+
+/**
+ * Sign-in and self-service sign-up. Failures are counted per account and per address; once either count reaches its
+ * limit, sign-in answers 429 with Retry-After before any password is checked.
+ */
+export function signInService(deps: {
+  db: Db;
+  clock: Clock;
+  users: UsersStore;
+  school: SchoolStore;
+  limiter: RateLimiter;
+  maxFailures: number;
+  windowSeconds: number;
+}) {
+  const { db, clock, users, school, limiter } = deps;
+  const accountKey = (email: string) => `signin:email:${email}`;
+  const addressKey = (ip: string) => `signin:ip:${ip}`;
+
+  return {
+    async signIn(input: { email: string; password: string; ip: string }): Promise<User> {
+      const email = normalizeEmail(input.email);
+      const [account, address] = await Promise.all([
+        limiter.peek(accountKey(email)),
+        limiter.peek(addressKey(input.ip)),
+      ]);
+      if (account.count >= deps.maxFailures) throw errors.rateLimited(account.retryAfterSeconds);
+      if (address.count >= deps.maxFailures * 4) throw errors.rateLimited(address.retryAfterSeconds);
+
+      const found = await users.findCredentialsByEmail(db, email);
+      const ok = await verifyPassword(input.password, found?.password_hash ?? decoyPasswordHash);
+      if (!found || !ok || found.status !== 'active') {
+        await Promise.all([
+          limiter.hit(accountKey(email), deps.windowSeconds),
+          limiter.hit(addressKey(input.ip), deps.windowSeconds),
+        ]);
+        throw new ApiError('access_denied', SIGNIN_FAILED);
+      }
+      await limiter.reset(accountKey(email));
+      const { password_hash: _, ...user } = found;
+      return user;
+    },
+
+    async signupEnabled(): Promise<boolean> {
+      const row = await school.get(db);
+      return row?.signup_enabled === 1;
+    },
+
+    async signUp(input: { name: string; email: string; password: string }): Promise<User> {
+      if (!(await this.signupEnabled())) {
+        throw errors.accessDenied('This school does not accept new accounts right now.');
+      }
+      const email = normalizeEmail(input.email);
+      const passwordHash = await hashPassword(input.password);
+      const now = clock.now().toISOString();
+      const user: User = {
+        id: newId('usr'),
+        email,
+        name: input.name.trim(),
+        role: 'student',
+        status: 'active',
+        locale: null,
+        created_at: now,
+        updated_at: now,
+      };
+      const taken = () => errors.conflict('An account with this email already exists; sign in instead.');
+      if (await users.emailTaken(db, email)) throw taken();
+      try {
+        await users.insert(db, { ...user, password_hash: passwordHash });
+      } catch (error) {
+        throw isUniqueViolation(error) ? taken() : error;
+      }
+      return user;
+    },
+  };
+}
+
+export type SignInService = ReturnType<typeof signInService>;

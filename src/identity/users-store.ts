@@ -1,0 +1,30 @@
+import type { Executor, UsersTable } from '../db/tables.ts';
+import type { User } from './schema.ts';
+
+const PUBLIC_COLUMNS = ['id', 'email', 'name', 'role', 'status', 'locale', 'created_at', 'updated_at'] as const;
+
+export function usersStore() {
+  return {
+    findById: (ex: Executor, id: string): Promise<User | undefined> =>
+      ex.selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst(),
+
+    findCredentialsByEmail: (ex: Executor, email: string) =>
+      ex
+        .selectFrom('users')
+        .select([...PUBLIC_COLUMNS, 'password_hash'])
+        .where('email', '=', email)
+        .executeTakeFirst(),
+
+    insert: async (ex: Executor, row: UsersTable): Promise<void> => {
+      await ex.insertInto('users').values(row).execute();
+    },
+
+    emailTaken: async (ex: Executor, email: string) =>
+      (await ex.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) !== undefined,
+
+    ownerExists: async (ex: Executor) =>
+      (await ex.selectFrom('users').select('id').where('role', '=', 'owner').limit(1).executeTakeFirst()) !== undefined,
+  };
+}
+
+export type UsersStore = ReturnType<typeof usersStore>;

@@ -1,0 +1,31 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { startServer } from './server.ts';
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`lyceum: ${error.message}\n`);
+    process.exit(2);
+  }
+  throw error;
+}
+
+const server = await startServer(config);
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  server.app.log.info({ signal }, 'stopping: finishing in-flight requests');
+  const force = setTimeout(() => {
+    server.app.log.error('in-flight requests did not finish within 10s; exiting');
+    process.exit(1);
+  }, 10_000);
+  force.unref();
+  await server.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,0 +1,47 @@
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { type Clock, systemClock } from './db/clock.ts';
+import { connectDatabase } from './db/connect.ts';
+import { memoryRateLimiter, redisRateLimiter } from './security/rate-limiter.ts';
+import { loadOrCreateSecret } from './security/server-secrets.ts';
+import { randomToken } from './security/tokens.ts';
+
+export type RunningServer = {
+  url: string;
+  app: Awaited<ReturnType<typeof buildApp>>['app'];
+  services: Awaited<ReturnType<typeof buildApp>>['services'];
+  /** Stops accepting, lets in-flight requests finish, then closes the database and Redis. */
+  close(): Promise<void>;
+};
+
+/** config -> database (migrated) -> secrets -> app -> listen; logs the one-time setup link while the school has no owner. */
+export async function startServer(config: Config, options: { clock?: Clock } = {}): Promise<RunningServer> {
+  const clock = options.clock ?? systemClock;
+  const database = connectDatabase(config.database, { poolSize: config.DATABASE_POOL_SIZE });
+  await database.migrate();
+  const limiter = config.REDIS_URL ? redisRateLimiter(config.REDIS_URL) : memoryRateLimiter();
+  const cookieKey = await loadOrCreateSecret(database.db, clock, 'cookie_key', () => randomToken(32));
+  const { app, services } = await buildApp({ config, database, limiter, clock, cookieKeys: [cookieKey] });
+  app.addHook('onClose', async () => {
+    await limiter.close();
+    await database.close();
+  });
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const setupToken = await services.setup.issueToken();
+  if (setupToken) {
+    const base = config.BASE_URL.replace(/:0$/, `:${port}`);
+    app.log.info(
+      { setup_url: `${base}/setup?token=${setupToken}` },
+      'The school is not set up yet: open the setup link once to create it',
+    );
+  }
+  await services.sessions.purgeExpired();
+  return {
+    url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,
+    app,
+    services,
+    close: () => app.close(),
+  };
+}

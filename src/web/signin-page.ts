@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../http/errors.ts';
+import { SignInForm, SignOutForm } from '../identity/schema.ts';
+import type { SessionService } from '../identity/sessions.ts';
+import type { SignInService } from '../identity/signin.ts';
+import { parseForm, safeReturnTo } from './forms.ts';
+import { html } from './html.ts';
+import { csrfField, errorSummary, field } from './layout.ts';
+import type { PageRenderer } from './page-context.ts';
+import type { SessionCookie } from './viewer.ts';
+
+function signInForm(csrf: string, returnTo: string, email = '', message?: string) {
+  return html`${errorSummary(message)}
+<form method="post" action="/signin">
+${csrfField(csrf)}
+<input type="hidden" name="return_to" value="${returnTo}">
+${field({ name: 'email', label: 'Email', type: 'email', value: email, autocomplete: 'username' })}
+${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' })}
+<p><button type="submit">Sign in</button></p>
+</form>
+<p>New here? <a href="/signup${returnTo !== '/' ? `?return_to=${encodeURIComponent(returnTo)}` : ''}">Create an account</a>.</p>`;
+}
+
+export function registerSignInPages(
+  app: FastifyInstance,
+  deps: { signin: SignInService; sessions: SessionService; cookie: SessionCookie; render: PageRenderer },
+) {
+  const { render } = deps;
+  const config = { page: true };
+
+  app.get<{ Querystring: { return_to?: string } }>('/signin', { config }, async (request, reply) => {
+    const returnTo = safeReturnTo(request.query.return_to);
+    if (request.viewer) return reply.redirect(returnTo, 303);
+    return render(request, reply, 'Sign in', signInForm(reply.generateCsrf(), returnTo));
+  });
+
+  app.post('/signin', { config, preHandler: app.csrfProtection }, async (request, reply) => {
+    const parsed = parseForm<SignInForm>(SignInForm, request.body);
+    if (!parsed.ok) {
+      return render(
+        request,
+        reply,
+        'Sign in',
+        signInForm(reply.generateCsrf(), '/', '', 'Enter your email and password.'),
+        400,
+      );
+    }
+    const returnTo = safeReturnTo(parsed.value.return_to);
+    try {
+      const user = await deps.signin.signIn({
+        email: parsed.value.email,
+        password: parsed.value.password,
+        ip: request.ip,
+      });
+      const session = await deps.sessions.create(user.id);
+      deps.cookie.set(reply, session.token, session.expiresAt);
+      return reply.redirect(returnTo, 303);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      reply.headers(error.headers);
+      return render(
+        request,
+        reply,
+        'Sign in',
+        signInForm(reply.generateCsrf(), returnTo, parsed.value.email, error.message),
+        error.status === 403 ? 401 : error.status,
+      );
+    }
+  });
+
+  app.get('/signout', { config }, async (request, reply) => {
+    if (!request.viewer) return reply.redirect('/signin', 303);
+    return render(
+      request,
+      reply,
+      'Sign out',
+      html`<form method="post" action="/signout">${csrfField(reply.generateCsrf())}<p><button type="submit">Sign out</button></p></form>`,
+    );
+  });
+
+  app.post('/signout', { config, preHandler: app.csrfProtection }, async (request, reply) => {
+    const parsed = parseForm(SignOutForm, request.body);
+    if (!parsed.ok) throw new ApiError('invalid_request', 'Unexpected fields in the sign-out form.');
+    const token = deps.cookie.read(request);
+    if (token) await deps.sessions.destroy(token);
+    deps.cookie.clear(reply);
+    return reply.redirect('/signin', 303);
+  });
+}
