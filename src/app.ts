@@ -32,6 +32,8 @@ export type AppDeps = {
   clock: Clock;
   /** Cookie signing keys, newest first; generated on first start and kept in the database. */
   cookieKeys: string[];
+  /** Where JSON log lines go; standard output when absent. */
+  logStream?: NodeJS.WritableStream;
 };
 
 /** The composition root of the HTTP application: every service is built here from its dependencies. */
@@ -41,7 +43,7 @@ export async function buildApp(deps: AppDeps) {
   const https = config.BASE_URL.startsWith('https:');
 
   const app = Fastify({
-    logger: loggerOptions(config.LOG_LEVEL),
+    logger: loggerOptions(config.LOG_LEVEL, deps.logStream),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),

@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './db/clock.ts';
-import { connectDatabase } from './db/connect.ts';
+import { connectDatabase, type Database } from './db/connect.ts';
 import { memoryRateLimiter, redisRateLimiter } from './security/rate-limiter.ts';
 import { loadOrCreateSecret } from './security/server-secrets.ts';
 import { randomToken } from './security/tokens.ts';
@@ -10,18 +10,29 @@ export type RunningServer = {
   url: string;
   app: Awaited<ReturnType<typeof buildApp>>['app'];
   services: Awaited<ReturnType<typeof buildApp>>['services'];
+  database: Database;
   /** Stops accepting, lets in-flight requests finish, then closes the database and Redis. */
   close(): Promise<void>;
 };
 
 /** config -> database (migrated) -> secrets -> app -> listen; logs the one-time setup link while the school has no owner. */
-export async function startServer(config: Config, options: { clock?: Clock } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: { clock?: Clock; logStream?: NodeJS.WritableStream } = {},
+): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const database = connectDatabase(config.database, { poolSize: config.DATABASE_POOL_SIZE });
   await database.migrate();
   const limiter = config.REDIS_URL ? redisRateLimiter(config.REDIS_URL) : memoryRateLimiter();
   const cookieKey = await loadOrCreateSecret(database.db, clock, 'cookie_key', () => randomToken(32));
-  const { app, services } = await buildApp({ config, database, limiter, clock, cookieKeys: [cookieKey] });
+  const { app, services } = await buildApp({
+    config,
+    database,
+    limiter,
+    clock,
+    cookieKeys: [cookieKey],
+    logStream: options.logStream,
+  });
   app.addHook('onClose', async () => {
     await limiter.close();
     await database.close();
@@ -42,6 +53,7 @@ export async function startServer(config: Config, options: { clock?: Clock } = {
     url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,
     app,
     services,
+    database,
     close: () => app.close(),
   };
 }

@@ -25,7 +25,17 @@ export function connectDatabase(database: Config['database'], options: { poolSiz
     db,
     engine: database.engine,
     async migrate() {
-      const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+      // Kysely looks for its bookkeeping tables by name in every schema; pin them to the connection's own schema so
+      // two schools sharing one PostgreSQL database in different schemas never see each other's migrations.
+      const migrationTableSchema =
+        database.engine === 'postgres'
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+          : undefined;
+      const { error, results } = await new Migrator({
+        db,
+        provider: migrationProvider,
+        migrationTableSchema,
+      }).migrateToLatest();
       if (error) {
         const failed = results?.find((r) => r.status === 'Error');
         throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${(error as Error).message}`, {

@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { SqliteDialect } from 'kysely';
+import { type DialectAdapter, type Kysely, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 
 /**
  * Kysely's SqliteDialect speaks the better-sqlite3 statement interface; node:sqlite's StatementSync differs only in
  * how it tells a reader from a writer (`columns()`) and in taking parameters spread.
  */
 export function nodeSqliteDialect(path: string): SqliteDialect {
-  return new SqliteDialect({
+  return new LockingSqliteDialect({
     database: async () => {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
       const db = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: 5000 });
@@ -31,4 +31,28 @@ export function nodeSqliteDialect(path: string): SqliteDialect {
       };
     },
   });
+}
+
+/**
+ * Kysely's SQLite adapter takes no migration lock, so two processes starting on one file would both apply the same
+ * migration. Holding an IMMEDIATE transaction (SQLite's write lock; the other process waits under the busy timeout)
+ * from lock to release makes the second one see the first one's work.
+ */
+class LockingSqliteAdapter extends SqliteAdapter {
+  #locked = false;
+  override async acquireMigrationLock(db: Kysely<unknown>): Promise<void> {
+    await sql`begin immediate`.execute(db);
+    this.#locked = true;
+  }
+  override async releaseMigrationLock(db: Kysely<unknown>): Promise<void> {
+    if (!this.#locked) return;
+    this.#locked = false;
+    await sql`commit`.execute(db);
+  }
+}
+
+class LockingSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new LockingSqliteAdapter();
+  }
 }

@@ -16,9 +16,10 @@ export function redactUrl(url: string): string {
  * JSON logs with request ids. The request serializer writes method, redacted URL and address only: no headers, so
  * no `Authorization` or `Cookie` value can appear; `redact` guards the paths a handler might log by mistake.
  */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
   return {
     level,
+    ...(stream ? { stream } : {}),
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.token'],
       censor: '[redacted]',

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { ConfigError, configTable, loadConfig } from '../src/config.ts';
+
+describe('configuration', () => {
+  test('defaults: SQLite under ./data, 127.0.0.1:3000, BASE_URL from them', () => {
+    const config = loadConfig({}, '/srv/school');
+    assert.equal(config.PORT, 3000);
+    assert.equal(config.HOST, '127.0.0.1');
+    assert.equal(config.BASE_URL, 'http://127.0.0.1:3000');
+    assert.deepEqual(config.database, { engine: 'sqlite', path: '/srv/school/data/lyceum.sqlite' });
+    assert.equal(config.REDIS_URL, undefined);
+    assert.equal(config.COOKIE_SECURE, false);
+  });
+
+  test('postgres URLs select PostgreSQL; https BASE_URL makes cookies Secure', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@db/lyceum',
+      BASE_URL: 'https://school.example',
+      PORT: '8080',
+    });
+    assert.deepEqual(config.database, { engine: 'postgres', url: 'postgres://u@db/lyceum' });
+    assert.equal(config.COOKIE_SECURE, true);
+    assert.equal(config.PORT, 8080);
+  });
+
+  for (const [env, pattern] of [
+    [{ PORT: 'eighty' }, /^Invalid PORT="eighty": expected an integer from 0 to 65535\.$/],
+    [{ PORT: '70000' }, /PORT/],
+    [
+      { LOG_LEVEL: 'loud' },
+      /^Invalid LOG_LEVEL="loud": expected one of fatal, error, warn, info, debug, trace, silent\.$/,
+    ],
+    [{ BASE_URL: 'https://school.example/path' }, /BASE_URL/],
+    [{ BASE_URL: 'ftp://school.example' }, /BASE_URL/],
+    [{ DATABASE_URL: 'mysql://root@localhost/db' }, /DATABASE_URL.*mysql/],
+    [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL/],
+    [{ COOKIE_SECURE: 'yes' }, /COOKIE_SECURE.*auto, true, false/],
+  ] as const) {
+    test(`refuses ${JSON.stringify(env)}`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (error: Error) => error instanceof ConfigError && pattern.test(error.message),
+      );
+    });
+  }
+
+  test('a bad setting stops the start with one clear line and a non-zero exit', () => {
+    const result = spawnSync(process.execPath, ['src/main.ts'], {
+      env: { ...process.env, PORT: 'eighty', DATABASE_URL: ':memory:' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(result.status, 2);
+    assert.equal(result.stderr.trim(), 'lyceum: Invalid PORT="eighty": expected an integer from 0 to 65535.');
+  });
+
+  test('the README configuration table is the one generated from config.ts', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    assert.ok(
+      readme.includes(configTable()),
+      'README.md is out of date: run `npm run docs:config` and paste its output',
+    );
+  });
+});

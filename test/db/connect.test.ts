@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { loadConfig } from '../../src/config.ts';
+import { connectDatabase } from '../../src/db/connect.ts';
+import { engines, freshDatabaseUrl } from '../support/databases.ts';
+
+for (const engine of engines) {
+  describe(`database (${engine})`, () => {
+    test('migrations are idempotent: a second run changes nothing', async () => {
+      const url = await freshDatabaseUrl(engine);
+      const database = connectDatabase(loadConfig({ DATABASE_URL: url }).database);
+      try {
+        await database.migrate();
+        await database.migrate();
+        const tables = (await database.db.introspection.getTables()).map((t) => t.name);
+        for (const name of ['users', 'sessions', 'server_secrets', 'setup_tokens', 'school'])
+          assert.ok(tables.includes(name), name);
+      } finally {
+        await database.close();
+      }
+    });
+
+    test('two instances migrating one empty database at once both succeed', async () => {
+      const url = await freshDatabaseUrl(engine);
+      // Separate processes, as two instances would be: node:sqlite waits for locks synchronously.
+      const script = `const { connectDatabase } = await import(${JSON.stringify(new URL('../../src/db/connect.ts', import.meta.url).href)});
+        const { loadConfig } = await import(${JSON.stringify(new URL('../../src/config.ts', import.meta.url).href)});
+        const d = connectDatabase(loadConfig({ DATABASE_URL: process.env.URL }).database);
+        await d.migrate(); await d.close();`;
+      const run = () =>
+        new Promise<number | null>((resolve) => {
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+            env: { ...process.env, URL: url },
+            stdio: 'inherit',
+          });
+          child.on('exit', resolve);
+        });
+      assert.deepEqual(await Promise.all([run(), run()]), [0, 0]);
+      const a = connectDatabase(loadConfig({ DATABASE_URL: url }).database);
+      try {
+        const rows = await sql<{ n: number | string }>`select count(*) as n from kysely_migration`.execute(a.db);
+        assert.equal(Number(rows.rows[0]?.n), 1);
+      } finally {
+        await a.close();
+      }
+    });
+
+    test('emails are unique and foreign keys are enforced', async () => {
+      const database = connectDatabase(loadConfig({ DATABASE_URL: await freshDatabaseUrl(engine) }).database);
+      try {
+        await database.migrate();
+        const now = new Date().toISOString();
+        const user = {
+          id: 'usr_1',
+          email: 'a@b.test',
+          name: 'A',
+          role: 'student' as const,
+          status: 'active' as const,
+          password_hash: 'x',
+          locale: null,
+          created_at: now,
+          updated_at: now,
+        };
+        await database.db.insertInto('users').values(user).execute();
+        await assert.rejects(
+          database.db
+            .insertInto('users')
+            .values({ ...user, id: 'usr_2' })
+            .execute(),
+        );
+        await assert.rejects(
+          database.db
+            .insertInto('sessions')
+            .values({ id: 's', user_id: 'usr_missing', created_at: now, last_seen_at: now, expires_at: now })
+            .execute(),
+        );
+        await assert.rejects(
+          database.db
+            .insertInto('users')
+            .values({ ...user, id: 'usr_3', email: 'c@d.test', role: 'admin' as 'owner' })
+            .execute(),
+        );
+      } finally {
+        await database.close();
+      }
+    });
+
+    if (engine === 'sqlite') {
+      test('SQLite runs in WAL mode with foreign keys on and a busy timeout', async () => {
+        const database = connectDatabase(loadConfig({ DATABASE_URL: await freshDatabaseUrl(engine) }).database);
+        try {
+          const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(database.db);
+          assert.equal(mode.rows[0]?.journal_mode, 'wal');
+          const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(database.db);
+          assert.equal(fk.rows[0]?.foreign_keys, 1);
+          const timeout = await sql<{ timeout: number }>`pragma busy_timeout`.execute(database.db);
+          assert.equal(timeout.rows[0]?.timeout, 5000);
+        } finally {
+          await database.close();
+        }
+      });
+    }
+  });
+}

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { toApiError } from '../../src/http/error-handler.ts';
+import { ApiError } from '../../src/http/errors.ts';
+import { redactUrl } from '../../src/http/logging.ts';
+import { engines } from '../support/databases.ts';
+import { startTestServer } from '../support/server.ts';
+import { WebClient } from '../support/web-client.ts';
+
+describe('error table', () => {
+  test('internal errors become a generic server_error', () => {
+    const mapped = toApiError(new Error('relation "users" does not exist at 10.0.0.5'));
+    assert.deepEqual(mapped.toBody(), {
+      error: 'server_error',
+      error_description: 'The server could not complete the request.',
+    });
+    assert.equal(mapped.status, 500);
+  });
+
+  test('validation errors list each field', () => {
+    const error = Object.assign(new Error('body must NOT have additional properties'), {
+      validation: [
+        { instancePath: '', keyword: 'additionalProperties', params: { additionalProperty: 'colour' }, message: 'x' },
+        {
+          instancePath: '/title',
+          keyword: 'maxLength',
+          params: { limit: 200 },
+          message: 'must NOT have more than 200 characters',
+        },
+      ],
+      validationContext: 'body',
+    });
+    const body = toApiError(error).toBody();
+    assert.equal(body.error, 'invalid_request');
+    assert.deepEqual(
+      body.errors?.map((e) => [e.field, e.code]),
+      [
+        ['colour', 'unknown_field'],
+        ['title', 'maxLength'],
+      ],
+    );
+  });
+
+  test('ApiError carries its status and headers', () => {
+    const error = new ApiError('rate_limited', 'slow down', { headers: { 'retry-after': '7' } });
+    assert.equal(error.status, 429);
+    assert.deepEqual(error.headers, { 'retry-after': '7' });
+  });
+
+  test('secret query parameters are redacted from logged URLs', () => {
+    assert.equal(redactUrl('/setup?token=abc&x=1'), '/setup?token=%5Bredacted%5D&x=1');
+    assert.equal(redactUrl('/cb?code=c&state=s'), '/cb?code=%5Bredacted%5D&state=%5Bredacted%5D');
+    assert.equal(redactUrl('/plain'), '/plain');
+  });
+});
+
+for (const engine of engines) {
+  describe(`HTTP behaviour (${engine})`, () => {
+    test('unknown routes, large bodies and request ids', async () => {
+      const server = await startTestServer(engine, { BODY_LIMIT_BYTES: '2048' });
+      try {
+        const missing = await fetch(`${server.url}/api/v1/nothing`);
+        assert.equal(missing.status, 404);
+        assert.deepEqual(await missing.json(), {
+          error: 'not_found',
+          error_description: 'No route for GET /api/v1/nothing.',
+        });
+        assert.match(missing.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+
+        const big = await fetch(`${server.url}/signin`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: `email=${'a'.repeat(5000)}`,
+        });
+        assert.equal(big.status, 413);
+
+        const health = await fetch(`${server.url}/healthz`);
+        assert.deepEqual(await health.json(), { status: 'ok' });
+        const ready = await fetch(`${server.url}/readyz`);
+        assert.deepEqual(await ready.json(), { status: 'ready', database: engine });
+      } finally {
+        await server.close();
+      }
+    });
+
+    test('the setup token is logged once, in the setup line only; request logs redact it', async () => {
+      const server = await startTestServer(engine);
+      try {
+        const token = new URL(server.setupUrl ?? '').searchParams.get('token') ?? '';
+        await new WebClient(server.url).get(`/setup?token=${token}`);
+        const withToken = server.logs.filter((line) => line.includes(token));
+        assert.equal(withToken.length, 1);
+        assert.match(withToken[0] ?? '', /setup_url/);
+        assert.ok(server.logs.some((line) => line.includes('/setup?token=%5Bredacted%5D')));
+        assert.ok(server.logs.some((line) => /"reqId":"[0-9a-f-]{36}"/.test(line)));
+      } finally {
+        await server.close();
+      }
+    });
+
+    test('a failing database gives 503 at /readyz and a 500 page that leaks nothing', async () => {
+      const server = await startTestServer(engine);
+      try {
+        await server.database.close();
+        const ready = await fetch(`${server.url}/readyz`);
+        assert.equal(ready.status, 503);
+        assert.equal(((await ready.json()) as { error: string }).error, 'service_unavailable');
+        const page = await new WebClient(server.url).get('/');
+        assert.equal(page.status, 500);
+        assert.match(page.text, /could not complete the request/);
+        assert.doesNotMatch(page.text, /sqlite|postgres|driver|destroyed|stack/i);
+      } finally {
+        await server.app.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { describe, test } from 'node:test';
+import { engines, freshDatabaseUrl } from './support/databases.ts';
+import { freePort } from './support/server.ts';
+
+function startMain(env: Record<string, string>): Promise<{ child: ChildProcess; lines: string[] }> {
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${lines.join('\n')}`)), 20_000);
+    child.stdout?.on('data', (chunk) => {
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        lines.push(line);
+        if (line.includes('setup_url')) {
+          clearTimeout(timer);
+          resolve({ child, lines });
+        }
+      }
+    });
+    child.stderr?.on('data', (chunk) => lines.push(String(chunk)));
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${lines.join('\n')}`)));
+  });
+}
+
+for (const engine of engines) {
+  describe(`the lyceum process (${engine})`, () => {
+    test('starts, logs the setup link, and on SIGTERM finishes an in-flight request before exiting 0', async (t) => {
+      const port = await freePort();
+      const { child, lines } = await startMain({
+        PORT: String(port),
+        DATABASE_URL: await freshDatabaseUrl(engine),
+        LOG_LEVEL: 'info',
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      t.after(() => child.kill('SIGKILL'));
+      assert.ok(lines.some((l) => l.includes(`"setup_url":"http://127.0.0.1:${port}/setup?token=`)));
+      assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
+
+      // Half a request is on the wire when the signal arrives; the rest follows after it.
+      const socket = connect(port, '127.0.0.1');
+      await new Promise((r) => socket.once('connect', r));
+      const body = 'email=a%40b.test&password=x';
+      socket.write(
+        `POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 200));
+      let response = '';
+      socket.on('data', (chunk) => {
+        response += String(chunk);
+      });
+      const closed = new Promise((r) => socket.once('close', r));
+      socket.write(body.slice(5));
+      await closed;
+      assert.match(response, /^HTTP\/1\.1 403 /, 'the in-flight request got its answer (403: no CSRF token)');
+      assert.equal(await exited, 0);
+      assert.ok(lines.some((l) => l.includes('stopping')));
+      // New connections are refused once it has stopped.
+      await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
+    });
+  });
+}

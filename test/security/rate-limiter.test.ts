@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from '../../src/security/rate-limiter.ts';
+
+const kinds: [string, () => RateLimiter][] = [['memory', () => memoryRateLimiter()]];
+const redisUrl = process.env.TEST_REDIS_URL;
+if (redisUrl) kinds.push(['redis', () => redisRateLimiter(redisUrl, `lyceum-test:${randomUUID()}:`)]);
+
+for (const [kind, make] of kinds) {
+  describe(`rate limiter (${kind})`, () => {
+    test('counts hits in a window, peeks without counting, resets', async () => {
+      const limiter = make();
+      try {
+        assert.deepEqual(await limiter.peek('k'), { count: 0, retryAfterSeconds: 0 });
+        assert.equal((await limiter.hit('k', 60)).count, 1);
+        const second = await limiter.hit('k', 60);
+        assert.equal(second.count, 2);
+        assert.ok(second.retryAfterSeconds > 0 && second.retryAfterSeconds <= 60);
+        assert.equal((await limiter.peek('k')).count, 2);
+        assert.equal((await limiter.hit('other', 60)).count, 1);
+        await limiter.reset('k');
+        assert.equal((await limiter.peek('k')).count, 0);
+      } finally {
+        await limiter.close();
+      }
+    });
+
+    test('a window ends by itself', async () => {
+      const limiter = make();
+      try {
+        await limiter.hit('short', 1);
+        await new Promise((r) => setTimeout(r, 1100));
+        assert.equal((await limiter.peek('short')).count, 0);
+      } finally {
+        await limiter.close();
+      }
+    });
+  });
+}
+
+if (redisUrl) {
+  test('two instances sharing Redis see one counter', async () => {
+    const prefix = `lyceum-test:${randomUUID()}:`;
+    const a = redisRateLimiter(redisUrl, prefix);
+    const b = redisRateLimiter(redisUrl, prefix);
+    try {
+      await a.hit('shared', 60);
+      await b.hit('shared', 60);
+      assert.equal((await a.peek('shared')).count, 2);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+}
