@@ -31,13 +31,18 @@ export function connectDatabase(database: Config['database'], options: { poolSiz
         database.engine === 'postgres'
           ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
           : undefined;
-      const { error, results } = await new Migrator({
-        db,
-        provider: migrationProvider,
-        migrationTableSchema,
-      }).migrateToLatest();
-      if (error) {
+      const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema });
+      for (let attempt = 1; ; attempt++) {
+        const { error, results } = await migrator.migrateToLatest();
+        if (!error) return;
         const failed = results?.find((r) => r.status === 'Error');
+        // Kysely prepares its bookkeeping tables before taking the lock; on SQLite a second process starting at the
+        // same moment can find the file busy there. Nothing was applied then (no migration failed), so try again.
+        const busy = database.engine === 'sqlite' && !failed && /database is locked/.test((error as Error).message);
+        if (busy && attempt < 10) {
+          await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+          continue;
+        }
         throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${(error as Error).message}`, {
           cause: error,
         });
