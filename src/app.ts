@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { JWK } from 'oidc-provider';
 import { schoolStore } from './areas/school/store.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './db/clock.ts';
@@ -16,7 +17,15 @@ import { sessionService } from './identity/sessions.ts';
 import { setupService } from './identity/setup.ts';
 import { signInService } from './identity/signin.ts';
 import { usersStore } from './identity/users-store.ts';
+import { accessTokenVerifier } from './oauth/access-tokens.ts';
+import { connectedAppsService } from './oauth/connected-apps.ts';
+import { registerInteractionRoutes } from './oauth/interactions/routes.ts';
+import { mountProvider } from './oauth/mount.ts';
+import { registerProtectedResourceMetadata } from './oauth/protected-resource.ts';
+import { createProvider } from './oauth/provider.ts';
+import { registerUserinfo } from './oauth/userinfo.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
+import { registerAccountAppsPage } from './web/account-apps-page.ts';
 import { registerAssetRoutes } from './web/assets.ts';
 import { registerHomePage } from './web/home-page.ts';
 import { pageRenderer } from './web/page-context.ts';
@@ -32,6 +41,10 @@ export type AppDeps = {
   clock: Clock;
   /** Cookie signing keys, newest first; generated on first start and kept in the database. */
   cookieKeys: string[];
+  /** ID-token signing keys (private JWKs), generated on first start and kept in the database. */
+  signingKeys: JWK[];
+  /** Keys that sign the authorization server's own cookies. */
+  oidcCookieKeys: string[];
   /** Where JSON log lines go; standard output when absent. */
   logStream?: NodeJS.WritableStream;
 };
@@ -102,7 +115,21 @@ export async function buildApp(deps: AppDeps) {
   const cookie_ = sessionCookie(config.COOKIE_SECURE);
   const render = pageRenderer({ db, school });
 
+  const provider = createProvider({
+    config,
+    db,
+    clock,
+    users,
+    signingKeys: deps.signingKeys,
+    cookieKeys: deps.oidcCookieKeys,
+  });
+  const verifyAccessToken = accessTokenVerifier({ db, clock });
+  const connectedApps = connectedAppsService({ db });
+
   registerHealthRoutes(app, { database });
+  await mountProvider(app, { provider, limiter, registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR });
+  registerUserinfo(app, { verify: verifyAccessToken, baseUrl: config.BASE_URL });
+  registerProtectedResourceMetadata(app, { baseUrl: config.BASE_URL });
   registerAssetRoutes(app);
   await app.register(async (pages: FastifyInstance) => {
     registerViewer(pages, { sessions, cookie: cookie_ });
@@ -110,9 +137,11 @@ export async function buildApp(deps: AppDeps) {
     registerSetupPage(pages, { setup, sessions, cookie: cookie_, render });
     registerSignInPages(pages, { signin, sessions, cookie: cookie_, render });
     registerSignUpPage(pages, { signin, sessions, cookie: cookie_, render });
+    registerInteractionRoutes(pages, { provider, render });
+    registerAccountAppsPage(pages, { apps: connectedApps, render });
   });
 
-  return { app, services: { setup, sessions, signin, users, school } };
+  return { app, services: { setup, sessions, signin, users, school, provider, verifyAccessToken, connectedApps } };
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

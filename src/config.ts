@@ -68,13 +68,46 @@ export const ConfigSchema = Type.Object(
       default: 900,
       description: 'Length of the sign-in failure window, in seconds.',
     }),
+    OAUTH_ALLOW_LOCALHOST_REDIRECTS: Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      default: 'false',
+      description:
+        'Also admit `http://localhost:<port>/<path>` redirect URIs at self-service registration (some agents register localhost).',
+    }),
+    OAUTH_CODE_TTL_SECONDS: Type.Integer({
+      minimum: 10,
+      maximum: 600,
+      default: 60,
+      description: 'Lifetime of an authorization code, in seconds.',
+    }),
+    OAUTH_ACCESS_TOKEN_TTL_SECONDS: Type.Integer({
+      minimum: 60,
+      maximum: 86400,
+      default: 3600,
+      description: 'Lifetime of an access token, in seconds.',
+    }),
+    OAUTH_REFRESH_TOKEN_TTL_SECONDS: Type.Integer({
+      minimum: 3600,
+      maximum: 31536000,
+      default: 2592000,
+      description: 'Lifetime of a refresh token, in seconds (each rotation issues a new one with this lifetime).',
+    }),
+    OAUTH_REGISTRATIONS_PER_HOUR: Type.Integer({
+      minimum: 1,
+      maximum: 100000,
+      default: 30,
+      description: 'Client registrations accepted per address per hour.',
+    }),
   },
   { additionalProperties: false },
 );
 
 export type ConfigInput = Static<typeof ConfigSchema>;
 
-export type Config = Omit<ConfigInput, 'BASE_URL' | 'REDIS_URL' | 'COOKIE_SECURE' | 'TRUST_PROXY'> & {
+export type Config = Omit<
+  ConfigInput,
+  'BASE_URL' | 'REDIS_URL' | 'COOKIE_SECURE' | 'TRUST_PROXY' | 'OAUTH_ALLOW_LOCALHOST_REDIRECTS'
+> & {
+  OAUTH_ALLOW_LOCALHOST_REDIRECTS: boolean;
   BASE_URL: string;
   REDIS_URL: string | undefined;
   COOKIE_SECURE: boolean;
@@ -134,6 +167,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     REDIS_URL: input.REDIS_URL || undefined,
     COOKIE_SECURE: input.COOKIE_SECURE === 'auto' ? baseUrl.startsWith('https:') : input.COOKIE_SECURE === 'true',
     TRUST_PROXY: input.TRUST_PROXY === 'true',
+    OAUTH_ALLOW_LOCALHOST_REDIRECTS: input.OAUTH_ALLOW_LOCALHOST_REDIRECTS === 'true',
     database,
   };
 }

@@ -2,6 +2,8 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Clock, systemClock } from './db/clock.ts';
 import { connectDatabase, type Database } from './db/connect.ts';
+import { startOauthHousekeeping } from './oauth/housekeeping.ts';
+import { loadSigningKeys } from './oauth/keys.ts';
 import { memoryRateLimiter, redisRateLimiter } from './security/rate-limiter.ts';
 import { loadOrCreateSecret } from './security/server-secrets.ts';
 import { randomToken } from './security/tokens.ts';
@@ -25,15 +27,26 @@ export async function startServer(
   await database.migrate();
   const limiter = config.REDIS_URL ? redisRateLimiter(config.REDIS_URL) : memoryRateLimiter();
   const cookieKey = await loadOrCreateSecret(database.db, clock, 'cookie_key', () => randomToken(32));
+  const oidcCookieKey = await loadOrCreateSecret(database.db, clock, 'oidc_cookie_key', () => randomToken(32));
+  const signingKeys = await loadSigningKeys(database.db, clock);
   const { app, services } = await buildApp({
     config,
     database,
     limiter,
     clock,
     cookieKeys: [cookieKey],
+    oidcCookieKeys: [oidcCookieKey],
+    signingKeys,
     logStream: options.logStream,
   });
+  const housekeeping = startOauthHousekeeping({
+    db: database.db,
+    clock,
+    log: (msg, counts) => app.log.info(counts, msg),
+  });
+  await housekeeping.run();
   app.addHook('onClose', async () => {
+    housekeeping.stop();
     await limiter.close();
     await database.close();
   });

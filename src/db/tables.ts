@@ -53,7 +53,21 @@ export type SchoolTable = {
   updated_at: Timestamp;
 };
 
+export type OauthModelsTable = {
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  account_id: string | null;
+  client_id: string | null;
+  expires_at: Timestamp | null;
+  consumed_at: Timestamp | null;
+  created_at: Timestamp;
+};
+
 export type Tables = {
+  oauth_models: OauthModelsTable;
   users: UsersTable;
   sessions: SessionsTable;
   server_secrets: ServerSecretsTable;

@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import { foundation } from './001_foundation.ts';
+import { oauth } from './002_oauth.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
   '001_foundation': foundation,
+  '002_oauth': oauth,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,13 @@
+/** RFC 6750 §3 challenge, pointing at the Protected Resource Metadata (RFC 9728 §5.1). */
+export function bearerChallenge(params: {
+  error: 'invalid_token' | 'insufficient_scope' | 'invalid_request';
+  description: string;
+  scope?: string;
+  resourceMetadata: string;
+}): string {
+  const quote = (value: string) => `"${value.replace(/["\\]/g, '')}"`;
+  const parts = [`error=${quote(params.error)}`, `error_description=${quote(params.description)}`];
+  if (params.scope) parts.push(`scope=${quote(params.scope)}`);
+  parts.push(`resource_metadata=${quote(params.resourceMetadata)}`);
+  return `Bearer ${parts.join(', ')}`;
+}

@@ -1,0 +1,69 @@
+import type { Clock } from '../db/clock.ts';
+import type { Db } from '../db/tables.ts';
+import type { Role } from '../identity/schema.ts';
+import { sha256 } from '../security/tokens.ts';
+
+export type TokenPrincipal = {
+  userId: string;
+  role: Role;
+  name: string;
+  email: string;
+  clientId: string;
+  grantId: string;
+  audience: string;
+  scopes: ReadonlySet<string>;
+  expiresAt: number;
+};
+
+/**
+ * Validates an opaque access token against the authorization server's own store, in one query: the token row exists
+ * and has not expired, its grant still exists (revoking an app or replaying a code deletes the grant), and its user is
+ * active. Nothing is cached, so a revocation takes effect on the very next request.
+ */
+export function accessTokenVerifier(deps: { db: Db; clock: Clock }) {
+  return async (token: string): Promise<TokenPrincipal | undefined> => {
+    if (token.length < 16 || token.length > 512) return undefined;
+    const now = deps.clock.now().toISOString();
+    const row = await deps.db
+      .selectFrom('oauth_models as t')
+      .innerJoin('oauth_models as g', (join) => join.onRef('g.id', '=', 't.grant_id').on('g.model', '=', 'Grant'))
+      .innerJoin('users as u', 'u.id', 't.account_id')
+      .select(['t.payload', 't.expires_at', 'u.id as user_id', 'u.role', 'u.name', 'u.email'])
+      .where('t.model', '=', 'AccessToken')
+      .where('t.id', '=', sha256(token))
+      .where('t.expires_at', '>', now)
+      .where((eb) => eb.or([eb('g.expires_at', 'is', null), eb('g.expires_at', '>', now)]))
+      .where('u.status', '=', 'active')
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const payload = JSON.parse(row.payload) as {
+      clientId: string;
+      grantId: string;
+      scope?: string;
+      aud?: string | string[];
+      exp: number;
+    };
+    const audience = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
+    if (!audience) return undefined;
+    return {
+      userId: row.user_id,
+      role: row.role,
+      name: row.name,
+      email: row.email,
+      clientId: payload.clientId,
+      grantId: payload.grantId,
+      audience,
+      scopes: new Set((payload.scope ?? '').split(' ').filter(Boolean)),
+      expiresAt: payload.exp,
+    };
+  };
+}
+
+export type AccessTokenVerifier = ReturnType<typeof accessTokenVerifier>;
+
+/** The bearer token of a request, read only from the Authorization header (RFC 6750 §2.1). */
+export function bearerToken(authorization: string | undefined): { token?: string; malformed?: boolean } {
+  if (authorization === undefined) return {};
+  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim());
+  return match ? { token: match[1] } : { malformed: true };
+}

@@ -1,0 +1,110 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import type { Clock } from '../db/clock.ts';
+import type { Db, Executor } from '../db/tables.ts';
+import { sha256 } from '../security/tokens.ts';
+
+/**
+ * Grant and Client ids are internal or public identifiers, not bearer secrets, so they are stored as they are (and
+ * tokens can be joined to their grant); every other id is a secret and is stored as its SHA-256.
+ */
+export const storedId = (model: string, id: string) => (model === 'Grant' || model === 'Client' ? id : sha256(id));
+
+/** Deletes every token of a grant and the grant itself, in one statement. */
+export async function revokeGrant(ex: Executor, grantId: string): Promise<void> {
+  await ex
+    .deleteFrom('oauth_models')
+    .where((eb) => eb.or([eb('grant_id', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])]))
+    .execute();
+}
+
+/**
+ * oidc-provider's storage on Kysely. Token rows are keyed by the SHA-256 of the id and the raw id (`jti`) is never
+ * stored, so the table holds no usable secret. `consume` is a conditional update: of two concurrent exchanges of one code or
+ * refresh token exactly one wins; the loser gets invalid_grant and the grant is revoked, as a replay would be.
+ */
+export function kyselyAdapterFactory(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  return (model: string): Adapter => {
+    const key = (id: string) => storedId(model, id);
+    return {
+      async upsert(id: string, payload: AdapterPayload, expiresIn?: number) {
+        const now = clock.now();
+        const { jti: _jti, ...stored } = payload;
+        const row = {
+          payload: JSON.stringify(stored),
+          grant_id: payload.grantId ?? null,
+          uid: payload.uid ?? null,
+          account_id: payload.accountId ?? null,
+          client_id: payload.clientId ?? (model === 'Client' ? id : null),
+          expires_at: expiresIn ? new Date(now.getTime() + expiresIn * 1000).toISOString() : null,
+        };
+        await db
+          .insertInto('oauth_models')
+          .values({ model, id: key(id), ...row, consumed_at: null, created_at: now.toISOString() })
+          .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
+          .execute();
+      },
+
+      async find(id: string) {
+        const row = await db
+          .selectFrom('oauth_models')
+          .select(['payload', 'consumed_at', 'expires_at'])
+          .where('model', '=', model)
+          .where('id', '=', key(id))
+          .executeTakeFirst();
+        if (!row) return undefined;
+        if (row.expires_at && row.expires_at <= clock.now().toISOString()) return undefined;
+        const payload = JSON.parse(row.payload) as AdapterPayload;
+        return {
+          ...payload,
+          ...(model === 'Client' ? {} : { jti: id }),
+          ...(row.consumed_at ? { consumed: Date.parse(row.consumed_at) / 1000 } : {}),
+        };
+      },
+
+      async findByUid(uid: string) {
+        const row = await db
+          .selectFrom('oauth_models')
+          .select(['payload', 'expires_at'])
+          .where('model', '=', model)
+          .where('uid', '=', uid)
+          .executeTakeFirst();
+        if (!row || (row.expires_at && row.expires_at <= clock.now().toISOString())) return undefined;
+        return JSON.parse(row.payload) as AdapterPayload;
+      },
+
+      async findByUserCode() {
+        return undefined;
+      },
+
+      async consume(id: string) {
+        const now = clock.now().toISOString();
+        const result = await db
+          .updateTable('oauth_models')
+          .set({ consumed_at: now })
+          .where('model', '=', model)
+          .where('id', '=', key(id))
+          .where('consumed_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 1) return;
+        const row = await db
+          .selectFrom('oauth_models')
+          .select('grant_id')
+          .where('model', '=', model)
+          .where('id', '=', key(id))
+          .executeTakeFirst();
+        if (row?.grant_id) await revokeGrant(db, row.grant_id);
+        throw new errors.InvalidGrant(`${model} already used`);
+      },
+
+      async destroy(id: string) {
+        await db.deleteFrom('oauth_models').where('model', '=', model).where('id', '=', key(id)).execute();
+      },
+
+      async revokeByGrantId(grantId: string) {
+        await db.deleteFrom('oauth_models').where('model', '=', model).where('grant_id', '=', grantId).execute();
+      },
+    };
+  };
+}

@@ -1,0 +1,121 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { InteractionResults } from 'oidc-provider';
+import { ApiError } from '../../http/errors.ts';
+import type { PageRenderer } from '../../web/page-context.ts';
+import { partitionByRole } from '../scopes.ts';
+import { consentPage } from './consent-page.ts';
+
+type Params = { uid: string };
+
+/**
+ * The provider's login and consent prompts, on the school's own pages. Login reuses the school's browser session
+ * (no second password prompt when signed in); consent shows only what the user's role may grant.
+ */
+export function registerInteractionRoutes(app: FastifyInstance, deps: { provider: Provider; render: PageRenderer }) {
+  const { provider, render } = deps;
+  const config = { page: true };
+
+  const details = async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      return await provider.interactionDetails(request.raw, reply.raw);
+    } catch {
+      throw new ApiError(
+        'not_found',
+        'This sign-in request has expired or was already answered; start again from the app.',
+      );
+    }
+  };
+
+  const finish = async (request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge: boolean) => {
+    const url = await provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+    return reply.redirect(url, 303);
+  };
+
+  app.get<{ Params: Params }>('/oauth/interaction/:uid', { config }, async (request, reply) => {
+    const interaction = await details(request, reply);
+    const viewer = request.viewer;
+    if (!viewer)
+      return reply.redirect(`/signin?return_to=${encodeURIComponent(`/oauth/interaction/${interaction.uid}`)}`, 303);
+    if (interaction.prompt.name === 'login' || interaction.session?.accountId !== viewer.id) {
+      return finish(request, reply, { login: { accountId: viewer.id } }, false);
+    }
+    const params = interaction.params as { client_id: string; redirect_uri: string; scope?: string };
+    const client = await provider.Client.find(params.client_id);
+    if (!client) throw new ApiError('not_found', 'The app that sent this request no longer exists.');
+    const { granted, dropped } = partitionByRole(
+      viewer.role,
+      String(params.scope ?? '')
+        .split(' ')
+        .filter(Boolean),
+    );
+    const redirectOrigin = new URL(params.redirect_uri).origin;
+    // Answering the form redirects to the app; browsers apply form-action to that redirect too.
+    reply.header(
+      'content-security-policy',
+      `default-src 'self'; base-uri 'none'; form-action 'self' ${redirectOrigin}; frame-ancestors 'none'; img-src 'self' data: https:; object-src 'none'; script-src 'self'; style-src 'self'`,
+    );
+    return render(
+      request,
+      reply,
+      `Allow ${client.clientName ?? 'this app'}?`,
+      consentPage({
+        uid: interaction.uid,
+        csrf: reply.generateCsrf(),
+        clientName: client.clientName ?? params.client_id,
+        clientId: params.client_id,
+        redirectUri: params.redirect_uri,
+        granted,
+        dropped,
+        viewerName: viewer.name,
+      }),
+    );
+  });
+
+  app.post<{ Params: Params; Body: { decision?: string } }>(
+    '/oauth/interaction/:uid/consent',
+    { config, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const interaction = await details(request, reply);
+      const viewer = request.viewer;
+      if (!viewer || interaction.session?.accountId !== viewer.id || interaction.prompt.name !== 'consent') {
+        throw new ApiError(
+          'invalid_request',
+          'This consent form no longer matches your sign-in; start again from the app.',
+        );
+      }
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const extra = Object.keys(body).filter((k) => k !== '_csrf' && k !== 'decision');
+      if (extra.length || (body.decision !== 'allow' && body.decision !== 'deny')) {
+        throw new ApiError('invalid_request', 'Answer with the Allow or Deny button.');
+      }
+      if (body.decision === 'deny') {
+        return finish(
+          request,
+          reply,
+          { error: 'access_denied', error_description: 'The user denied the request.' },
+          false,
+        );
+      }
+      const params = interaction.params as { client_id: string; scope?: string };
+      const { granted, dropped } = partitionByRole(
+        viewer.role,
+        String(params.scope ?? '')
+          .split(' ')
+          .filter(Boolean),
+      );
+      const grant =
+        (interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined) ??
+        new provider.Grant({ accountId: viewer.id, clientId: params.client_id });
+      if (granted.length) grant.addOIDCScope(granted.join(' '));
+      if (dropped.length) grant.rejectOIDCScope(dropped.join(' '));
+      const missing = (interaction.prompt.details.missingResourceScopes ?? {}) as Record<string, string[]>;
+      for (const resource of Object.keys(missing)) {
+        if (granted.length) grant.addResourceScope(resource, granted.join(' '));
+        if (dropped.length) grant.rejectResourceScope(resource, dropped.join(' '));
+      }
+      const grantId = await grant.save();
+      return finish(request, reply, { consent: { grantId } }, true);
+    },
+  );
+}

@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { sendError } from '../http/error-handler.ts';
+import { errors } from '../http/errors.ts';
+import type { RateLimiter } from '../security/rate-limiter.ts';
+import { OAUTH_PATHS } from './provider.ts';
+
+/**
+ * Hands the provider's own paths to oidc-provider, and nothing else. Fastify must not read the body on these routes
+ * (the provider parses the raw stream itself), so this scope replaces every content-type parser with one that leaves
+ * the stream untouched, and each handler hijacks the reply.
+ */
+export async function mountProvider(
+  app: FastifyInstance,
+  deps: { provider: Provider; limiter: RateLimiter; registrationsPerHour: number },
+) {
+  const callback = deps.provider.callback();
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+    const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+      // The security headers set by earlier hooks travel with the hijacked response.
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) reply.raw.setHeader(name, value as string);
+      }
+      reply.raw.setHeader('x-request-id', request.id);
+      reply.hijack();
+      callback(request.raw, reply.raw);
+    };
+
+    const limitRegistrations = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.method !== 'POST') return;
+      const state = await deps.limiter.hit(`oauth:register:${request.ip}`, 3600);
+      if (state.count > deps.registrationsPerHour)
+        return sendError(request, reply, errors.rateLimited(state.retryAfterSeconds));
+    };
+
+    const routes: { url: string; methods: ('GET' | 'POST' | 'OPTIONS')[]; onRequest?: typeof limitRegistrations }[] = [
+      { url: OAUTH_PATHS.authorization, methods: ['GET', 'POST'] },
+      { url: `${OAUTH_PATHS.authorization}/:uid`, methods: ['GET'] },
+      { url: OAUTH_PATHS.token, methods: ['POST', 'OPTIONS'] },
+      { url: OAUTH_PATHS.registration, methods: ['POST'], onRequest: limitRegistrations },
+      { url: OAUTH_PATHS.revocation, methods: ['POST', 'OPTIONS'] },
+      { url: OAUTH_PATHS.introspection, methods: ['POST', 'OPTIONS'] },
+      { url: OAUTH_PATHS.jwks, methods: ['GET', 'OPTIONS'] },
+      { url: '/.well-known/openid-configuration', methods: ['GET', 'OPTIONS'] },
+      { url: '/.well-known/oauth-authorization-server', methods: ['GET', 'OPTIONS'] },
+    ];
+    for (const route of routes) {
+      scope.route({
+        method: route.methods,
+        url: route.url,
+        exposeHeadRoute: false,
+        config: { public: true, oauth: true },
+        ...(route.onRequest ? { onRequest: route.onRequest } : {}),
+        handler: forward,
+      });
+    }
+  });
+}

@@ -1,0 +1,227 @@
+import Provider, { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Config } from '../config.ts';
+import type { Clock } from '../db/clock.ts';
+import { newId } from '../db/ids.ts';
+import type { Db } from '../db/tables.ts';
+import type { UsersStore } from '../identity/users-store.ts';
+import { html } from '../web/html.ts';
+import { layout } from '../web/layout.ts';
+import { kyselyAdapterFactory } from './adapter.ts';
+import { assertLoopbackRedirects, cimdRedirectsAllowed } from './registration.ts';
+import { ALL_SCOPES, isScope } from './scopes.ts';
+
+export const OAUTH_PATHS = {
+  authorization: '/oauth/authorize',
+  token: '/api/oauth/token',
+  registration: '/api/oauth/register',
+  revocation: '/api/oauth/revoke',
+  introspection: '/api/oauth/introspect',
+  jwks: '/api/oauth/jwks',
+  userinfo: '/api/oauth/userinfo',
+  interaction: '/oauth/interaction',
+} as const;
+
+/** The two resource identifiers (RFC 8707) tokens may be bound to. */
+export function resourceIdentifiers(baseUrl: string) {
+  return { api: baseUrl, mcp: `${baseUrl}/mcp` } as const;
+}
+
+const { Check, base: basePolicy } = interactionPolicy;
+
+/**
+ * Every authorization passes through the school's own sign-in check: the provider's session cookie alone never
+ * counts, so signing out of the school (or signing in as someone else) is always honoured. Unknown scopes are refused
+ * here too, with invalid_scope, rather than silently dropped.
+ */
+function interactionPolicyFor() {
+  const policy = basePolicy();
+  const login = policy.get('login');
+  login?.checks.add(
+    new Check('supported_scopes', 'every requested scope must be supported', (ctx: KoaContextWithOIDC) => {
+      const requested = String(ctx.oidc.params?.scope ?? '')
+        .split(' ')
+        .filter(Boolean);
+      if (requested.length === 0) throw new errors.InvalidRequest('missing required parameter: scope');
+      const unknown = requested.filter((s) => !isScope(s));
+      if (unknown.length)
+        throw new errors.InvalidScope(`unsupported scope requested: ${unknown.join(' ')}`, unknown.join(' '));
+      return Check.NO_NEED_TO_PROMPT;
+    }),
+    0,
+  );
+  login?.checks.add(
+    new Check(
+      'school_session',
+      'the school sign-in confirms the user for every authorization',
+      'login_required',
+      (ctx: KoaContextWithOIDC) => (ctx.oidc.result?.login ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT),
+    ),
+  );
+  policy
+    .get('consent')
+    ?.checks.add(
+      new Check(
+        'public_client',
+        'public clients are asked every time (RFC 8252 §8.6)',
+        'consent_required',
+        (ctx: KoaContextWithOIDC) =>
+          ctx.oidc.client?.clientAuthMethod === 'none' && !ctx.oidc.result?.consent
+            ? Check.REQUEST_PROMPT
+            : Check.NO_NEED_TO_PROMPT,
+      ),
+    );
+  return policy;
+}
+
+export type ProviderDeps = {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  users: UsersStore;
+  signingKeys: NonNullable<Configuration['jwks']>['keys'];
+  cookieKeys: string[];
+};
+
+export function createProvider(deps: ProviderDeps): Provider {
+  const { config, db, users } = deps;
+  const base = config.BASE_URL;
+  const resources = resourceIdentifiers(base);
+  const allowLocalhost = config.OAUTH_ALLOW_LOCALHOST_REDIRECTS;
+
+  const configuration: Configuration = {
+    adapter: kyselyAdapterFactory({ db, clock: deps.clock }),
+    jwks: { keys: deps.signingKeys },
+    cookies: {
+      keys: deps.cookieKeys,
+      names: { session: 'lyceum_oidc_session', interaction: 'lyceum_oidc_interaction', resume: 'lyceum_oidc_resume' },
+    },
+    routes: {
+      authorization: OAUTH_PATHS.authorization,
+      token: OAUTH_PATHS.token,
+      registration: OAUTH_PATHS.registration,
+      revocation: OAUTH_PATHS.revocation,
+      introspection: OAUTH_PATHS.introspection,
+      jwks: OAUTH_PATHS.jwks,
+    },
+    responseTypes: ['code'],
+    clientAuthMethods: ['none', 'client_secret_post'],
+    clientDefaults: {
+      application_type: 'native',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'RS256',
+    },
+    scopes: ALL_SCOPES,
+    claims: { openid: ['sub'], profile: ['name'], email: ['email', 'email_verified'] },
+    pkce: { required: () => true },
+    allowOmittingSingleRegisteredRedirectUri: false,
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    expiresWithSession: async () => false,
+    ttl: {
+      AuthorizationCode: config.OAUTH_CODE_TTL_SECONDS,
+      AccessToken: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      RefreshToken: config.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+      // A grant outlives any one refresh token: refreshing keeps it alive for up to a year.
+      Grant: Math.max(config.OAUTH_REFRESH_TOKEN_TTL_SECONDS, 365 * 86400),
+      IdToken: 3600,
+      Interaction: 600,
+      Session: config.SESSION_TTL_HOURS * 3600,
+    },
+    discovery: {
+      userinfo_endpoint: `${base}${OAUTH_PATHS.userinfo}`,
+      service_documentation: `${base}/auth.md`,
+    },
+    extraClientMetadata: {
+      properties: ['lyceum_registration_policy'],
+      validator(ctx, key, _value, metadata) {
+        if (key !== 'lyceum_registration_policy') return;
+        delete metadata.lyceum_registration_policy;
+        // No ctx: a stored client being rebuilt, or a metadata-document client (checked by allowClient).
+        if (!ctx) return;
+        if (metadata.application_type !== 'native') {
+          throw new errors.InvalidClientMetadata('application_type must be native for self-service registration');
+        }
+        assertLoopbackRedirects(metadata.redirect_uris, allowLocalhost);
+        if (metadata.token_endpoint_auth_method === 'none') {
+          delete metadata.client_secret;
+          delete metadata.client_secret_expires_at;
+        }
+      },
+    },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      dPoP: { enabled: false },
+      userinfo: { enabled: false },
+      registration: {
+        enabled: true,
+        initialAccessToken: false,
+        issueRegistrationAccessToken: false,
+        idFactory: () => newId('cli'),
+      },
+      revocation: { enabled: true },
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async (_ctx, _client, oneOf) =>
+          oneOf ? (oneOf.includes(resources.api) ? resources.api : oneOf[0]) : resources.api,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, indicator) => {
+          if (indicator !== resources.api && indicator !== resources.mcp) {
+            throw new errors.InvalidTarget(`unknown resource; use ${resources.api} or ${resources.mcp}`);
+          }
+          return {
+            scope: ALL_SCOPES.join(' '),
+            audience: indicator,
+            accessTokenTTL: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+            accessTokenFormat: 'opaque',
+          };
+        },
+      },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        allowClient: async (_ctx, client) =>
+          cimdRedirectsAllowed(client.clientId, client.redirectUris ?? [], allowLocalhost),
+      },
+    },
+    interactions: {
+      url: async (_ctx, interaction) => `${OAUTH_PATHS.interaction}/${interaction.uid}`,
+      policy: interactionPolicyFor(),
+    },
+    async findAccount(_ctx, sub) {
+      const user = await users.findById(db, sub);
+      if (!user || user.status !== 'active') return undefined;
+      return {
+        accountId: user.id,
+        async claims(_use, scope) {
+          const granted = new Set(scope.split(' '));
+          return {
+            sub: user.id,
+            ...(granted.has('profile') ? { name: user.name } : {}),
+            ...(granted.has('email') ? { email: user.email, email_verified: false } : {}),
+          };
+        },
+      };
+    },
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = layout(
+        { schoolName: undefined, viewer: undefined },
+        'The app sent an invalid request',
+        html`<p role="alert"><strong>${out.error}</strong>: ${out.error_description ?? ''}</p>
+<p>This page is shown instead of returning to the app because the app could not be identified safely. Tell the app's author.</p>`,
+      );
+    },
+  };
+
+  const provider = new Provider(base, configuration);
+  provider.proxy = config.TRUST_PROXY;
+  return provider;
+}

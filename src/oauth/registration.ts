@@ -1,0 +1,72 @@
+import { errors } from 'oidc-provider';
+
+export const ACCEPTED_FORM = 'http://127.0.0.1:<port>/<path> or http://[::1]:<port>/<path>';
+
+/**
+ * Self-service registration admits only loopback redirect URIs (RFC 8252 §7.3): `http`, host 127.0.0.1 or [::1]
+ * (and `localhost` when the operator allows it), an explicit port, a path, no fragment and no credentials. Returns the
+ * reason a URI is refused, or undefined when it is accepted.
+ */
+export function loopbackRedirectProblem(uri: unknown, allowLocalhost: boolean): string | undefined {
+  if (typeof uri !== 'string') return 'is not a string';
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return 'is not an absolute URI';
+  }
+  if (url.protocol === 'https:')
+    return 'is an https URI; a fixed HTTPS callback needs a registered integration (contact the school)';
+  if (url.protocol !== 'http:') return `uses the ${url.protocol.replace(':', '')} scheme`;
+  if (url.hostname === 'localhost' && !allowLocalhost)
+    return 'uses localhost; use http://127.0.0.1:<port>/<path> instead (the same loopback address, without name resolution)';
+  if (!['127.0.0.1', '[::1]'].includes(url.hostname) && !(allowLocalhost && url.hostname === 'localhost'))
+    return 'is not a loopback address';
+  if (url.username || url.password) return 'carries credentials';
+  if (url.hash || uri.includes('#')) return 'has a fragment';
+  if (!url.port) return 'has no port';
+  const afterAuthority = uri.slice(uri.indexOf('//') + 2);
+  if (!afterAuthority.includes('/')) return 'has no path';
+  return undefined;
+}
+
+/** Thrown with a description starting "redirect_uris", which oidc-provider answers as 400 invalid_redirect_uri. */
+export function assertLoopbackRedirects(redirectUris: unknown, allowLocalhost: boolean): void {
+  const list = Array.isArray(redirectUris) ? redirectUris : [];
+  if (list.length === 0) {
+    throw new errors.InvalidClientMetadata(
+      `redirect_uris must list at least one redirect URI of the form ${ACCEPTED_FORM}`,
+    );
+  }
+  for (const uri of list) {
+    const problem = loopbackRedirectProblem(uri, allowLocalhost);
+    if (problem) {
+      throw new errors.InvalidClientMetadata(
+        `redirect_uris: ${JSON.stringify(uri)} ${problem}. Self-service registration accepts only ${ACCEPTED_FORM}${allowLocalhost ? ' (or http://localhost:<port>/<path>)' : ''}.`,
+      );
+    }
+  }
+}
+
+/**
+ * For Client ID Metadata Document clients: loopback redirect URIs as above, or https ones on the client_id's own origin.
+ */
+export function cimdRedirectsAllowed(
+  clientId: string,
+  redirectUris: readonly string[],
+  allowLocalhost: boolean,
+): boolean {
+  const origin = new URL(clientId).origin;
+  return (
+    redirectUris.length > 0 &&
+    redirectUris.every((uri) => {
+      if (loopbackRedirectProblem(uri, allowLocalhost) === undefined) return true;
+      try {
+        const url = new URL(uri);
+        return url.protocol === 'https:' && url.origin === origin && !url.hash;
+      } catch {
+        return false;
+      }
+    })
+  );
+}
