@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { engines } from '../support/databases.ts';
+import { authorizeThroughForms, authorizeUrl, pkce, type RegisteredClient, registerClient, tokenRequest } from '../support/oauth.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { completeSetup, OWNER, WebClient } from '../support/web-client.ts';
+
+const STUDENT = { name: 'Sam Student', email: 'sam@school.test', password: 'student password 1' };
+
+for (const engine of engines) {
+  describe(`authorization endpoint (${engine})`, () => {
+    let server: TestServer;
+    let client: RegisteredClient;
+    const registeredPort = 41000;
+    const redirect = (port = 52000, path = '/callback') => `http://127.0.0.1:${port}${path}`;
+
+    before(async () => {
+      server = await startTestServer(engine);
+      await completeSetup(server.url, server.setupUrl ?? '');
+      await new WebClient(server.url).submit('/signup', '/signup', STUDENT);
+      client = await registerClient(server.url, registeredPort, { client_name: 'Course Sync CLI' });
+    });
+    after(() => server.close());
+
+    const params = (overrides: Record<string, string | undefined> = {}) => {
+      const { challenge } = pkce();
+      return {
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: redirect(),
+        scope: 'openid profile courses:read',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 'st-123',
+        ...overrides,
+      };
+    };
+
+    test('any port of a registered loopback URI is accepted; the redirect carries code, state and iss', async () => {
+      const web = new WebClient(server.url);
+      let consent = '';
+      const result = await authorizeThroughForms(web, authorizeUrl(server.url, params({ redirect_uri: redirect(53123) })), {
+        ...OWNER,
+        onConsent: (html) => {
+          consent = html;
+        },
+      });
+      assert.equal(result.location.origin, 'http://127.0.0.1:53123');
+      assert.equal(result.location.pathname, '/callback');
+      assert.match(result.location.searchParams.get('code') ?? '', /^[\w-]{40,}$/);
+      assert.equal(result.location.searchParams.get('state'), 'st-123');
+      assert.equal(result.location.searchParams.get('iss'), server.config.BASE_URL);
+      // The consent page names the app, warns it is unverified, shows host and port, describes each scope.
+      assert.match(consent, /Course Sync CLI/);
+      assert.match(consent, /not verified by the school/);
+      assert.match(consent, /<code>http:\/\/127\.0\.0\.1<\/code> on port <code>53123<\/code>/);
+      assert.match(consent, /See your name/);
+      assert.match(consent, /See courses, including the ones you are enrolled in/);
+      assert.match(consent, /<button type="submit" name="decision" value="allow">Allow<\/button>/);
+      assert.match(consent, /<button type="submit" name="decision" value="deny">Deny<\/button>/);
+    });
+
+    test('a signed-in user is not asked for a password again, but is asked to consent every time', async () => {
+      const web = new WebClient(server.url);
+      await web.submit('/signin', '/signin', { email: OWNER.email, password: OWNER.password });
+      let consents = 0;
+      for (let i = 0; i < 2; i++) {
+        const result = await authorizeThroughForms(web, authorizeUrl(server.url, params()), {
+          onConsent: () => {
+            consents += 1;
+          },
+        });
+        assert.ok(result.location.searchParams.get('code'), `flow ${i} got a code`);
+      }
+      assert.equal(consents, 2);
+    });
+
+    test('Deny returns access_denied with state and iss', async () => {
+      const result = await authorizeThroughForms(new WebClient(server.url), authorizeUrl(server.url, params()), { ...OWNER, decision: 'deny' });
+      assert.equal(result.location.origin, 'http://127.0.0.1:52000');
+      assert.equal(result.location.searchParams.get('error'), 'access_denied');
+      assert.equal(result.location.searchParams.get('state'), 'st-123');
+      assert.equal(result.location.searchParams.get('iss'), server.config.BASE_URL);
+      assert.equal(result.location.searchParams.get('code'), null);
+    });
+
+    for (const [name, overrides, error] of [
+      ['missing PKCE', { code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request'],
+      ['plain PKCE', { code_challenge_method: 'plain' }, 'invalid_request'],
+      ['an unsupported response_type', { response_type: 'token' }, 'unsupported_response_type'],
+      ['an unknown scope', { scope: 'openid courses:delete' }, 'invalid_scope'],
+      ['no scope', { scope: undefined }, 'invalid_request'],
+      ['an unknown resource', { resource: 'https://elsewhere.example/api' }, 'invalid_target'],
+    ] as const) {
+      test(`${name} is redirected back as ${error}`, async () => {
+        const result = await authorizeThroughForms(new WebClient(server.url), authorizeUrl(server.url, params(overrides)), OWNER);
+        assert.equal(result.location.origin, 'http://127.0.0.1:52000', `redirected to the app, not ${result.location}`);
+        // Errors for response types other than code travel in the fragment (their default response mode).
+        const answer = result.location.hash ? new URLSearchParams(result.location.hash.slice(1)) : result.location.searchParams;
+        assert.equal(answer.get('error'), error);
+        assert.equal(answer.get('state'), 'st-123');
+        assert.equal(answer.get('iss'), server.config.BASE_URL);
+      });
+    }
+
+    for (const [name, overrides] of [
+      ['an unknown client', { client_id: 'cli_unknown' }],
+      ['a redirect URI on another path', { redirect_uri: redirect(52000, '/other') }],
+      ['a redirect URI on another host', { redirect_uri: 'http://[::1]:52000/callback' }],
+      ['a redirect URI with https', { redirect_uri: 'https://127.0.0.1:52000/callback' }],
+    ] as const) {
+      test(`${name} is shown as a page, never redirected`, async () => {
+        const result = await authorizeThroughForms(new WebClient(server.url), authorizeUrl(server.url, params(overrides)), OWNER);
+        assert.equal(result.location.origin, server.config.BASE_URL);
+        assert.equal(result.status, 400);
+        assert.match(result.text, /invalid_client|invalid_redirect_uri/);
+      });
+    }
+
+    test('a student grants only what a student may; the rest is dropped and shown as such', async () => {
+      const web = new WebClient(server.url);
+      let consent = '';
+      const { verifier, challenge } = pkce();
+      const result = await authorizeThroughForms(
+        web,
+        authorizeUrl(server.url, params({ scope: 'openid email courses:read courses:write analytics:read', code_challenge: challenge })),
+        {
+          ...STUDENT,
+          onConsent: (html) => {
+            consent = html;
+          },
+        },
+      );
+      assert.match(consent, /not available to your account, so not granted: <code>courses:write<\/code>, <code>analytics:read<\/code>/);
+      assert.doesNotMatch(consent, /Create, change, publish and delete courses/);
+      const tokens = await tokenRequest(server.url, {
+        grant_type: 'authorization_code',
+        code: result.location.searchParams.get('code') ?? '',
+        redirect_uri: redirect(),
+        client_id: client.client_id,
+        code_verifier: verifier,
+      });
+      assert.equal(tokens.status, 200);
+      assert.deepEqual(String(tokens.body.scope).split(' ').sort(), ['courses:read', 'email', 'openid']);
+    });
+
+    test('a user signed out of the school is asked to sign in again', async () => {
+      const web = new WebClient(server.url);
+      await authorizeThroughForms(web, authorizeUrl(server.url, params()), OWNER);
+      const signout = await web.get('/signout');
+      await web.postForm('/signout', { _csrf: /name="_csrf" value="([^"]+)"/.exec(signout.text)?.[1] ?? '' });
+      const first = await web.get(new URL(authorizeUrl(server.url, params())).pathname + new URL(authorizeUrl(server.url, params())).search);
+      const interaction = await web.get(first.location ?? '');
+      assert.match(interaction.location ?? '', /^\/signin\?return_to=%2Foauth%2Finteraction%2F/);
+    });
+  });
+}
