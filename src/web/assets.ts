@@ -10,6 +10,7 @@ label { display: block; font-weight: 600; }
 input, select, textarea { font: inherit; padding: .4rem; width: 100%; max-width: 24rem; box-sizing: border-box; }
 button { font: inherit; padding: .45rem 1.2rem; cursor: pointer; }
 .error { border: 2px solid #c62828; padding: .5rem 1rem; border-radius: .3rem; }
+.warning { border: 2px solid #b26a00; padding: .5rem 1rem; border-radius: .3rem; }
 .notice { border: 2px solid #2e7d32; padding: .5rem 1rem; border-radius: .3rem; }
 footer { margin-top: 3rem; font-size: .85rem; opacity: .7; }
 `;

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { engines } from '../support/databases.ts';
-import { authorizeThroughForms, authorizeUrl, pkce, type RegisteredClient, registerClient, tokenRequest } from '../support/oauth.ts';
+import {
+  authorizeThroughForms,
+  authorizeUrl,
+  pkce,
+  type RegisteredClient,
+  registerClient,
+  tokenRequest,
+} from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { completeSetup, OWNER, WebClient } from '../support/web-client.ts';
 
@@ -39,12 +46,16 @@ for (const engine of engines) {
     test('any port of a registered loopback URI is accepted; the redirect carries code, state and iss', async () => {
       const web = new WebClient(server.url);
       let consent = '';
-      const result = await authorizeThroughForms(web, authorizeUrl(server.url, params({ redirect_uri: redirect(53123) })), {
-        ...OWNER,
-        onConsent: (html) => {
-          consent = html;
+      const result = await authorizeThroughForms(
+        web,
+        authorizeUrl(server.url, params({ redirect_uri: redirect(53123) })),
+        {
+          ...OWNER,
+          onConsent: (html) => {
+            consent = html;
+          },
         },
-      });
+      );
       assert.equal(result.location.origin, 'http://127.0.0.1:53123');
       assert.equal(result.location.pathname, '/callback');
       assert.match(result.location.searchParams.get('code') ?? '', /^[\w-]{40,}$/);
@@ -76,7 +87,10 @@ for (const engine of engines) {
     });
 
     test('Deny returns access_denied with state and iss', async () => {
-      const result = await authorizeThroughForms(new WebClient(server.url), authorizeUrl(server.url, params()), { ...OWNER, decision: 'deny' });
+      const result = await authorizeThroughForms(new WebClient(server.url), authorizeUrl(server.url, params()), {
+        ...OWNER,
+        decision: 'deny',
+      });
       assert.equal(result.location.origin, 'http://127.0.0.1:52000');
       assert.equal(result.location.searchParams.get('error'), 'access_denied');
       assert.equal(result.location.searchParams.get('state'), 'st-123');
@@ -93,10 +107,16 @@ for (const engine of engines) {
       ['an unknown resource', { resource: 'https://elsewhere.example/api' }, 'invalid_target'],
     ] as const) {
       test(`${name} is redirected back as ${error}`, async () => {
-        const result = await authorizeThroughForms(new WebClient(server.url), authorizeUrl(server.url, params(overrides)), OWNER);
+        const result = await authorizeThroughForms(
+          new WebClient(server.url),
+          authorizeUrl(server.url, params(overrides)),
+          OWNER,
+        );
         assert.equal(result.location.origin, 'http://127.0.0.1:52000', `redirected to the app, not ${result.location}`);
         // Errors for response types other than code travel in the fragment (their default response mode).
-        const answer = result.location.hash ? new URLSearchParams(result.location.hash.slice(1)) : result.location.searchParams;
+        const answer = result.location.hash
+          ? new URLSearchParams(result.location.hash.slice(1))
+          : result.location.searchParams;
         assert.equal(answer.get('error'), error);
         assert.equal(answer.get('state'), 'st-123');
         assert.equal(answer.get('iss'), server.config.BASE_URL);
@@ -110,7 +130,11 @@ for (const engine of engines) {
       ['a redirect URI with https', { redirect_uri: 'https://127.0.0.1:52000/callback' }],
     ] as const) {
       test(`${name} is shown as a page, never redirected`, async () => {
-        const result = await authorizeThroughForms(new WebClient(server.url), authorizeUrl(server.url, params(overrides)), OWNER);
+        const result = await authorizeThroughForms(
+          new WebClient(server.url),
+          authorizeUrl(server.url, params(overrides)),
+          OWNER,
+        );
         assert.equal(result.location.origin, server.config.BASE_URL);
         assert.equal(result.status, 400);
         assert.match(result.text, /invalid_client|invalid_redirect_uri/);
@@ -123,7 +147,10 @@ for (const engine of engines) {
       const { verifier, challenge } = pkce();
       const result = await authorizeThroughForms(
         web,
-        authorizeUrl(server.url, params({ scope: 'openid email courses:read courses:write analytics:read', code_challenge: challenge })),
+        authorizeUrl(
+          server.url,
+          params({ scope: 'openid email courses:read courses:write analytics:read', code_challenge: challenge }),
+        ),
         {
           ...STUDENT,
           onConsent: (html) => {
@@ -131,7 +158,10 @@ for (const engine of engines) {
           },
         },
       );
-      assert.match(consent, /not available to your account, so not granted: <code>courses:write<\/code>, <code>analytics:read<\/code>/);
+      assert.match(
+        consent,
+        /not available to your account, so not granted: <code>courses:write<\/code>, <code>analytics:read<\/code>/,
+      );
       assert.doesNotMatch(consent, /Create, change, publish and delete courses/);
       const tokens = await tokenRequest(server.url, {
         grant_type: 'authorization_code',
@@ -149,7 +179,9 @@ for (const engine of engines) {
       await authorizeThroughForms(web, authorizeUrl(server.url, params()), OWNER);
       const signout = await web.get('/signout');
       await web.postForm('/signout', { _csrf: /name="_csrf" value="([^"]+)"/.exec(signout.text)?.[1] ?? '' });
-      const first = await web.get(new URL(authorizeUrl(server.url, params())).pathname + new URL(authorizeUrl(server.url, params())).search);
+      const first = await web.get(
+        new URL(authorizeUrl(server.url, params())).pathname + new URL(authorizeUrl(server.url, params())).search,
+      );
       const interaction = await web.get(first.location ?? '');
       assert.match(interaction.location ?? '', /^\/signin\?return_to=%2Foauth%2Finteraction%2F/);
     });

@@ -65,12 +65,21 @@ for (const engine of engines) {
     ];
     for (const [name, uri, reason] of refused) {
       test(`a redirect URI with ${name} is refused with invalid_redirect_uri`, async () => {
-        const { status, body } = await register(server.url, { client_name: 'x', redirect_uris: ['http://127.0.0.1:1234/ok', uri] });
+        const { status, body } = await register(server.url, {
+          client_name: 'x',
+          redirect_uris: ['http://127.0.0.1:1234/ok', uri],
+        });
         assert.equal(status, 400);
         assert.equal(body.error, 'invalid_redirect_uri');
-        assert.ok(String(body.error_description).includes(JSON.stringify(uri)), `names the URI: ${body.error_description}`);
+        assert.ok(
+          String(body.error_description).includes(JSON.stringify(uri)),
+          `names the URI: ${body.error_description}`,
+        );
         assert.match(String(body.error_description), reason);
-        assert.match(String(body.error_description), /http:\/\/127\.0\.0\.1:<port>\/<path> or http:\/\/\[::1\]:<port>\/<path>/);
+        assert.match(
+          String(body.error_description),
+          /http:\/\/127\.0\.0\.1:<port>\/<path> or http:\/\/\[::1\]:<port>\/<path>/,
+        );
       });
     }
 
@@ -88,14 +97,21 @@ for (const engine of engines) {
       ['a web application', { application_type: 'web' }, 'invalid_client_metadata'],
     ] as const) {
       test(`${name} is refused with ${error}`, async () => {
-        const { status, body } = await register(server.url, { redirect_uris: ['http://127.0.0.1:9000/cb'], ...metadata });
+        const { status, body } = await register(server.url, {
+          redirect_uris: ['http://127.0.0.1:9000/cb'],
+          ...metadata,
+        });
         assert.equal(status, 400);
         assert.equal(body.error, error);
       });
     }
 
     test('a malformed body is refused in the error shape', async () => {
-      const response = await fetch(`${server.url}/api/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' });
+      const response = await fetch(`${server.url}/api/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{nope',
+      });
       assert.equal(response.status, 400);
       const body = (await response.json()) as Record<string, string>;
       assert.equal(body.error, 'invalid_request');
@@ -119,7 +135,8 @@ for (const engine of engines) {
     test('registration is rate limited per address', async () => {
       const server = await startTestServer(engine, { OAUTH_REGISTRATIONS_PER_HOUR: '3' });
       try {
-        for (let i = 0; i < 3; i++) assert.equal((await register(server.url, { redirect_uris: ['http://127.0.0.1:9000/cb'] })).status, 201);
+        for (let i = 0; i < 3; i++)
+          assert.equal((await register(server.url, { redirect_uris: ['http://127.0.0.1:9000/cb'] })).status, 201);
         const response = await fetch(`${server.url}/api/oauth/register`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

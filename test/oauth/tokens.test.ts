@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { engines } from '../support/databases.ts';
-import { authorizeThroughForms, authorizeUrl, formPost, pkce, type RegisteredClient, registerClient, tokenRequest } from '../support/oauth.ts';
+import {
+  authorizeThroughForms,
+  authorizeUrl,
+  formPost,
+  pkce,
+  type RegisteredClient,
+  registerClient,
+  tokenRequest,
+} from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { completeSetup, OWNER, WebClient } from '../support/web-client.ts';
 
@@ -19,7 +27,10 @@ for (const engine of engines) {
       await completeSetup(server.url, server.setupUrl ?? '');
       client = await registerClient(server.url, 47001);
       other = await registerClient(server.url, 47001, { client_name: 'Someone else' });
-      confidential = await registerClient(server.url, 47001, { client_name: 'Desktop', token_endpoint_auth_method: 'client_secret_post' });
+      confidential = await registerClient(server.url, 47001, {
+        client_name: 'Desktop',
+        token_endpoint_auth_method: 'client_secret_post',
+      });
     });
     after(() => server.close());
 
@@ -53,7 +64,13 @@ for (const engine of engines) {
         code_verifier: verifier,
       });
       assert.equal(response.status, 200, JSON.stringify(response.body));
-      return response.body as unknown as { access_token: string; refresh_token: string; id_token?: string; scope: string; expires_in: number };
+      return response.body as unknown as {
+        access_token: string;
+        refresh_token: string;
+        id_token?: string;
+        scope: string;
+        expires_in: number;
+      };
     }
 
     const introspect = (token: string, c: RegisteredClient = client) =>
@@ -63,11 +80,22 @@ for (const engine of engines) {
     const userinfo = (token?: string, header = token ? `Bearer ${token}` : undefined) =>
       fetch(`${server.url}/api/oauth/userinfo`, { headers: header ? { authorization: header } : {} });
     const refresh = (refreshToken: string, extra: Record<string, string> = {}) =>
-      tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: client.client_id, ...extra });
+      tokenRequest(server.url, {
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: client.client_id,
+        ...extra,
+      });
 
     test('the code exchange answers the documented fields, no-store, and an id_token with openid', async () => {
       const { code, verifier } = await authorize();
-      const response = await tokenRequest(server.url, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.client_id, code_verifier: verifier });
+      const response = await tokenRequest(server.url, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: client.client_id,
+        code_verifier: verifier,
+      });
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('cache-control'), 'no-store');
       assert.equal(response.body.token_type, 'Bearer');
@@ -75,7 +103,13 @@ for (const engine of engines) {
       assert.match(response.body.access_token, /^[\w-]{40,}$/);
       assert.match(response.body.refresh_token, /^[\w-]{40,}$/);
       assert.match(response.body.id_token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
-      assert.deepEqual(response.body.scope.split(' ').sort(), ['courses:read', 'courses:write', 'email', 'openid', 'profile']);
+      assert.deepEqual(String(response.body.scope).split(' ').sort(), [
+        'courses:read',
+        'courses:write',
+        'email',
+        'openid',
+        'profile',
+      ]);
     });
 
     test('without openid there is no id_token, and userinfo refuses the token with 403', async () => {
@@ -84,7 +118,10 @@ for (const engine of engines) {
       assert.equal(t.scope, 'courses:read');
       const response = await userinfo(t.access_token);
       assert.equal(response.status, 403);
-      assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer error="insufficient_scope", .*scope="openid", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"$/);
+      assert.match(
+        response.headers.get('www-authenticate') ?? '',
+        /^Bearer error="insufficient_scope", .*scope="openid", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"$/,
+      );
     });
 
     test('userinfo answers sub, name with profile, email with email', async () => {
@@ -111,7 +148,13 @@ for (const engine of engines) {
 
     test('a wrong code_verifier is invalid_grant', async () => {
       const { code } = await authorize();
-      const response = await tokenRequest(server.url, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.client_id, code_verifier: pkce().verifier });
+      const response = await tokenRequest(server.url, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: client.client_id,
+        code_verifier: pkce().verifier,
+      });
       assert.equal(response.status, 400);
       assert.equal(response.body.error, 'invalid_grant');
     });
@@ -131,7 +174,13 @@ for (const engine of engines) {
 
     test('a code is single-use: the replay fails and revokes what the first use issued', async () => {
       const { code, verifier } = await authorize();
-      const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.client_id, code_verifier: verifier };
+      const form = {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: client.client_id,
+        code_verifier: verifier,
+      };
       const first = await tokenRequest(server.url, form);
       assert.equal(first.status, 200);
       assert.equal((await userinfo(first.body.access_token)).status, 200);
@@ -145,8 +194,18 @@ for (const engine of engines) {
 
     test('two concurrent exchanges of one code: exactly one wins', async () => {
       const { code, verifier } = await authorize();
-      const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.client_id, code_verifier: verifier };
-      const results = await Promise.all([tokenRequest(server.url, form), tokenRequest(server.url, form), tokenRequest(server.url, form)]);
+      const form = {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: client.client_id,
+        code_verifier: verifier,
+      };
+      const results = await Promise.all([
+        tokenRequest(server.url, form),
+        tokenRequest(server.url, form),
+        tokenRequest(server.url, form),
+      ]);
       assert.deepEqual(results.map((r) => r.status).sort(), [200, 400, 400]);
       for (const loser of results.filter((r) => r.status === 400)) assert.equal(loser.body.error, 'invalid_grant');
     });
@@ -161,7 +220,11 @@ for (const engine of engines) {
       const reuse = await refresh(t.refresh_token);
       assert.equal(reuse.status, 400);
       assert.equal(reuse.body.error, 'invalid_grant');
-      assert.equal((await refresh(rotated.body.refresh_token)).body.error, 'invalid_grant', 'the newer refresh token died too');
+      assert.equal(
+        (await refresh(rotated.body.refresh_token)).body.error,
+        'invalid_grant',
+        'the newer refresh token died too',
+      );
       assert.equal((await userinfo(rotated.body.access_token)).status, 401, 'and its access token');
     });
 
@@ -205,7 +268,13 @@ for (const engine of engines) {
       assert.match(String(body.sub), /^usr_/);
       assert.equal(body.aud, server.config.BASE_URL);
       assert.equal(body.token_type, 'Bearer');
-      assert.deepEqual(String(body.scope).split(' ').sort(), ['courses:read', 'courses:write', 'email', 'openid', 'profile']);
+      assert.deepEqual(String(body.scope).split(' ').sort(), [
+        'courses:read',
+        'courses:write',
+        'email',
+        'openid',
+        'profile',
+      ]);
       assert.equal(typeof body.exp, 'number');
       assert.equal(typeof body.iat, 'number');
       assert.deepEqual((await introspect(t.access_token, other)).body, { active: false });
@@ -235,7 +304,13 @@ for (const engine of engines) {
 
     test('a confidential client authenticates with client_secret_post', async () => {
       const { code, verifier } = await authorize({ client: confidential });
-      const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: confidential.client_id, code_verifier: verifier };
+      const form = {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: confidential.client_id,
+        code_verifier: verifier,
+      };
       const missing = await tokenRequest(server.url, form);
       assert.equal(missing.status, 401);
       assert.equal(missing.body.error, 'invalid_client');
@@ -244,19 +319,33 @@ for (const engine of engines) {
       assert.equal(wrong.body.error, 'invalid_client');
       const right = await tokenRequest(server.url, { ...form, client_secret: confidential.client_secret });
       assert.equal(right.status, 200);
-      const revokeWithoutSecret = await formPost(server.url, '/api/oauth/revoke', { token: right.body.access_token, client_id: confidential.client_id });
+      const revokeWithoutSecret = await formPost(server.url, '/api/oauth/revoke', {
+        token: right.body.access_token,
+        client_id: confidential.client_id,
+      });
       assert.equal(revokeWithoutSecret.status, 401);
       assert.equal((await revoke(right.body.access_token, confidential)).status, 200);
     });
 
     test('unknown clients and unsupported grants are refused', async () => {
-      const unknown = await tokenRequest(server.url, { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: 'cli_nobody', code_verifier: pkce().verifier });
+      const unknown = await tokenRequest(server.url, {
+        grant_type: 'authorization_code',
+        code: 'x',
+        redirect_uri: REDIRECT,
+        client_id: 'cli_nobody',
+        code_verifier: pkce().verifier,
+      });
       assert.equal(unknown.status, 401);
       assert.equal(unknown.body.error, 'invalid_client');
       const grant = await tokenRequest(server.url, { grant_type: 'client_credentials', client_id: client.client_id });
       assert.equal(grant.status, 400);
       assert.equal(grant.body.error, 'unsupported_grant_type');
-      const password = await tokenRequest(server.url, { grant_type: 'password', username: 'a', password: 'b', client_id: client.client_id });
+      const password = await tokenRequest(server.url, {
+        grant_type: 'password',
+        username: 'a',
+        password: 'b',
+        client_id: client.client_id,
+      });
       assert.equal(password.body.error, 'unsupported_grant_type');
     });
 

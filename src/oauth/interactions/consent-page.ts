@@ -14,7 +14,7 @@ export function consentPage(opts: {
 }): SafeHtml {
   const redirect = new URL(opts.redirectUri);
   return html`<p><strong>${opts.clientName}</strong> wants to access your account at this school.</p>
-<p class="notice">This app registered itself. It is <strong>not verified by the school</strong>: allow it only if you started it yourself.</p>
+<p class="warning">This app registered itself. It is <strong>not verified by the school</strong>: allow it only if you started it yourself.</p>
 <dl>
 <dt>Signed in as</dt><dd>${opts.viewerName}</dd>
 <dt>App id</dt><dd><code>${opts.clientId}</code></dd>
