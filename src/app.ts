@@ -10,6 +10,7 @@ import { schoolStore } from './areas/school/store.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './db/clock.ts';
 import type { Database } from './db/connect.ts';
+import { registerDiscoveryRoutes } from './discovery/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
 import { loggerOptions } from './http/logging.ts';
@@ -130,6 +131,7 @@ export async function buildApp(deps: AppDeps) {
   await mountProvider(app, { provider, limiter, registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR });
   registerUserinfo(app, { verify: verifyAccessToken, baseUrl: config.BASE_URL });
   registerProtectedResourceMetadata(app, { baseUrl: config.BASE_URL });
+  registerDiscoveryRoutes(app, { config, db, school });
   registerAssetRoutes(app);
   await app.register(async (pages: FastifyInstance) => {
     registerViewer(pages, { sessions, cookie: cookie_ });

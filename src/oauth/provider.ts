@@ -197,7 +197,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     },
     async findAccount(_ctx, sub) {
       const user = await users.findById(db, sub);
-      if (!user || user.status !== 'active') return undefined;
+      if (user?.status !== 'active') return undefined;
       return {
         accountId: user.id,
         async claims(_use, scope) {
