@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { freshDatabaseUrl } from '../test/support/databases.ts';
+import { freePort } from '../test/support/server.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** PostgreSQL is measured when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server; SQLite always. */
+export function benchEngines(): Engine[] {
+  if (!process.env.TEST_DATABASE_URL && process.env.BENCH_DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+export type SpawnedServer = { url: string; setupUrl: string | undefined; child: ChildProcess; stop(): Promise<void> };
+
+/** Starts `node src/main.ts` as its own process (as in production) on a fresh database, and waits for it to listen. */
+export async function spawnServer(engine: Engine, env: Record<string, string> = {}): Promise<SpawnedServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    env: { ...process.env, PORT: String(port), DATABASE_URL: await freshDatabaseUrl(engine), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let setupUrl: string | undefined;
+  // The setup link is logged right after the server starts listening on an empty database.
+  await new Promise<void>((resolve, reject) => {
+    let buffer = '';
+    child.stdout?.on('data', (chunk) => {
+      buffer += String(chunk);
+      const line = buffer.split('\n').find((l) => l.includes('setup_url'));
+      if (line) {
+        setupUrl = JSON.parse(line).setup_url;
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+  child.stdout?.resume();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    setupUrl,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+export function summarize(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+}
+
+/** Runs `worker` on `concurrency` loops until `durationMs` has passed; returns how many iterations finished. */
+export async function runFor(durationMs: number, concurrency: number, worker: () => Promise<void>): Promise<{ count: number; seconds: number }> {
+  const started = performance.now();
+  let count = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() - started < durationMs) {
+        await worker();
+        count += 1;
+      }
+    }),
+  );
+  return { count, seconds: (performance.now() - started) / 1000 };
+}
+
+export const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '-');
+
+export function table(headers: string[], rows: (string | number)[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells: (string | number)[]) => `| ${cells.map((c, i) => String(c).padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
