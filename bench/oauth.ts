@@ -3,7 +3,7 @@
  * HTTP (authorize → sign-in form → consent form, with their CSRF tokens) → token → userinfo → refresh → revoke, on
  * SQLite and PostgreSQL, beside a bare GET /healthz measured in the same run.
  */
-import { authorizeUrl, pkce, registerClient, tokenRequest, formPost } from '../test/support/oauth.ts';
+import { authorizeUrl, formPost, pkce, registerClient, tokenRequest } from '../test/support/oauth.ts';
 import { completeSetup, csrfOf, OWNER, WebClient } from '../test/support/web-client.ts';
 import { benchEngines, ms, runFor, spawnServer, summarize, table } from './support.ts';
 
@@ -46,7 +46,12 @@ async function oneFlow(base: string, clientId: string, samples: Map<Step, number
   // sign-in: post the form, follow redirects to the consent page.
   const consentPage = await timed(samples, 'sign-in', async () => {
     const returnTo = new URL(signinPage.path, base).searchParams.get('return_to') ?? '/';
-    let response = await web.postForm('/signin', { _csrf: csrfOf(signinPage.text), email: OWNER.email, password: OWNER.password, return_to: returnTo });
+    let response = await web.postForm('/signin', {
+      _csrf: csrfOf(signinPage.text),
+      email: OWNER.email,
+      password: OWNER.password,
+      return_to: returnTo,
+    });
     let path = returnTo;
     while (response.location) {
       path = response.location;
@@ -56,18 +61,29 @@ async function oneFlow(base: string, clientId: string, samples: Map<Step, number
   });
   // consent: post Allow, follow redirects until the loopback redirect URI.
   const code = await timed(samples, 'consent', async () => {
-    let response = await web.postForm(`${consentPage.path}/consent`, { _csrf: csrfOf(consentPage.text), decision: 'allow' });
+    let response = await web.postForm(`${consentPage.path}/consent`, {
+      _csrf: csrfOf(consentPage.text),
+      decision: 'allow',
+    });
     while (response.location && !response.location.startsWith(REDIRECT)) response = await web.get(response.location);
     const code = new URL(response.location ?? '').searchParams.get('code');
     if (!code) throw new Error('no code');
     return code;
   });
   const tokens = await timed(samples, 'token', () =>
-    tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier }),
+    tokenRequest(base, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      code_verifier: verifier,
+    }),
   );
   if (tokens.status !== 200) throw new Error(`token ${tokens.status}`);
   await timed(samples, 'userinfo', async () => {
-    const response = await fetch(`${base}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.body.access_token}` } });
+    const response = await fetch(`${base}/api/oauth/userinfo`, {
+      headers: { authorization: `Bearer ${tokens.body.access_token}` },
+    });
     if (response.status !== 200) throw new Error(`userinfo ${response.status}`);
     await response.arrayBuffer();
   });
@@ -75,7 +91,9 @@ async function oneFlow(base: string, clientId: string, samples: Map<Step, number
     tokenRequest(base, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: clientId }),
   );
   if (refreshed.status !== 200) throw new Error(`refresh ${refreshed.status}`);
-  await timed(samples, 'revoke', () => formPost(base, '/api/oauth/revoke', { token: refreshed.body.refresh_token, client_id: clientId }));
+  await timed(samples, 'revoke', () =>
+    formPost(base, '/api/oauth/revoke', { token: refreshed.body.refresh_token, client_id: clientId }),
+  );
 }
 
 const output: string[] = [];
@@ -100,7 +118,9 @@ for (const engine of benchEngines()) {
     const samples = new Map<Step, number[]>(STEPS.map((s) => [s, []]));
     const flows = await runFor(DURATION_MS, CONCURRENCY, () => oneFlow(server.url, client.client_id, samples));
     const healthStats = summarize(healthSamples);
-    const rows: (string | number)[][] = [['GET /healthz', ms(healthStats.p50), ms(healthStats.p99), '1.0', healthStats.n]];
+    const rows: (string | number)[][] = [
+      ['GET /healthz', ms(healthStats.p50), ms(healthStats.p99), '1.0', healthStats.n],
+    ];
     for (const step of STEPS) {
       const s = summarize(samples.get(step) ?? []);
       rows.push([step, ms(s.p50), ms(s.p99), (s.p50 / healthStats.p50).toFixed(1), s.n]);

@@ -6,7 +6,8 @@ export type Engine = 'sqlite' | 'postgres';
 
 /** PostgreSQL is measured when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server; SQLite always. */
 export function benchEngines(): Engine[] {
-  if (!process.env.TEST_DATABASE_URL && process.env.BENCH_DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
+  if (!process.env.TEST_DATABASE_URL && process.env.BENCH_DATABASE_URL)
+    process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
   return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
@@ -16,7 +17,13 @@ export type SpawnedServer = { url: string; setupUrl: string | undefined; child: 
 export async function spawnServer(engine: Engine, env: Record<string, string> = {}): Promise<SpawnedServer> {
   const port = await freePort();
   const child = spawn(process.execPath, ['src/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: await freshDatabaseUrl(engine), LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: await freshDatabaseUrl(engine),
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let setupUrl: string | undefined;
@@ -58,7 +65,11 @@ export function summarize(samples: number[]) {
 }
 
 /** Runs `worker` on `concurrency` loops until `durationMs` has passed; returns how many iterations finished. */
-export async function runFor(durationMs: number, concurrency: number, worker: () => Promise<void>): Promise<{ count: number; seconds: number }> {
+export async function runFor(
+  durationMs: number,
+  concurrency: number,
+  worker: () => Promise<void>,
+): Promise<{ count: number; seconds: number }> {
   const started = performance.now();
   let count = 0;
   await Promise.all(
@@ -76,6 +87,7 @@ export const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) 
 
 export function table(headers: string[], rows: (string | number)[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells: (string | number)[]) => `| ${cells.map((c, i) => String(c).padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  const line = (cells: (string | number)[]) =>
+    `| ${cells.map((c, i) => String(c).padEnd(widths[i] ?? 0)).join(' | ')} |`;
   return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
