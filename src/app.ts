@@ -6,14 +6,19 @@ import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { JWK } from 'oidc-provider';
+import { registerAreas } from './areas/index.ts';
 import { schoolStore } from './areas/school/store.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './db/clock.ts';
 import type { Database } from './db/connect.ts';
+import { registerOpenApi } from './discovery/openapi.ts';
 import { registerDiscoveryRoutes } from './discovery/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
+import { installGuard, requireRouteDeclarations } from './http/guard.ts';
+import { installIdempotency } from './http/idempotency.ts';
 import { loggerOptions } from './http/logging.ts';
+import { installValidators } from './http/validation.ts';
 import { sessionService } from './identity/sessions.ts';
 import { setupService } from './identity/setup.ts';
 import { signInService } from './identity/signin.ts';
@@ -67,6 +72,8 @@ export async function buildApp(deps: AppDeps) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandlers(app);
+  requireRouteDeclarations(app);
+  await registerOpenApi(app, { baseUrl: config.BASE_URL });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -133,6 +140,12 @@ export async function buildApp(deps: AppDeps) {
   registerProtectedResourceMetadata(app, { baseUrl: config.BASE_URL });
   registerDiscoveryRoutes(app, { config, db, school });
   registerAssetRoutes(app);
+  await app.register(async (api: FastifyInstance) => {
+    installValidators(api);
+    installGuard(api, { verify: verifyAccessToken, baseUrl: config.BASE_URL });
+    installIdempotency(api, { db, clock });
+    registerAreas(api, { db, clock, config });
+  });
   await app.register(async (pages: FastifyInstance) => {
     registerViewer(pages, { sessions, cookie: cookie_ });
     registerHomePage(pages, { setup, render });

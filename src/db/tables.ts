@@ -66,7 +66,156 @@ export type OauthModelsTable = {
   created_at: Timestamp;
 };
 
+export type IdempotencyKeysTable = {
+  owner: string;
+  key: string;
+  route: string;
+  request_hash: string;
+  status: number;
+  response: string;
+  created_at: Timestamp;
+};
+
+export type LecturersTable = {
+  id: string;
+  name: string;
+  title: string;
+  bio: string;
+  avatar_url: string | null;
+  email: string | null;
+  user_id: string | null;
+  status: 'active' | 'archived';
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type CoursesTable = {
+  id: string;
+  title: string;
+  slug: string;
+  subtitle: string;
+  description: string;
+  cover_url: string | null;
+  /** JSON array of lecturer ids. */
+  lecturer_ids: string;
+  price_amount: number | null;
+  price_currency: string | null;
+  status: 'draft' | 'published' | 'archived';
+  visibility: 'public' | 'unlisted' | 'private';
+  enrollment_open: Flag;
+  published_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type SectionsTable = {
+  id: string;
+  course_id: string;
+  title: string;
+  position: number;
+  drip_type: 'none' | 'days_after_enrollment' | 'on_date';
+  drip_days: number | null;
+  drip_date: Timestamp | null;
+  status: 'draft' | 'published';
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type LessonsTable = {
+  id: string;
+  course_id: string;
+  section_id: string;
+  title: string;
+  type: 'text' | 'video' | 'audio' | 'pdf' | 'download' | 'embed' | 'quiz';
+  body: string;
+  asset_url: string | null;
+  duration_s: number | null;
+  is_preview: Flag;
+  position: number;
+  status: 'draft' | 'published';
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type EnrollmentsTable = {
+  id: string;
+  course_id: string;
+  user_id: string;
+  source: 'manual' | 'order' | 'subscription' | 'import';
+  status: 'active' | 'completed' | 'expired' | 'revoked';
+  enrolled_at: Timestamp;
+  expires_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  progress_percent: number;
+};
+
+export type PagesTable = {
+  id: string;
+  title: string;
+  slug: string;
+  draft_body: string;
+  published_body: string | null;
+  seo_title: string | null;
+  seo_description: string | null;
+  status: 'draft' | 'published';
+  published_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type PostsTable = {
+  id: string;
+  title: string;
+  slug: string;
+  body: string;
+  excerpt: string;
+  cover_url: string | null;
+  /** JSON array of strings. */
+  tags: string;
+  visibility: 'public' | 'members' | 'plans';
+  /** JSON array of plan ids (visibility "plans"). */
+  plan_ids: string;
+  status: 'draft' | 'scheduled' | 'published';
+  scheduled_at: Timestamp | null;
+  published_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type CommentsTable = {
+  id: string;
+  target_type: 'post' | 'lesson';
+  target_id: string;
+  user_id: string;
+  parent_id: string | null;
+  body: string;
+  status: 'visible' | 'hidden' | 'deleted';
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type AppearanceTable = {
+  id: string;
+  logo_url: string | null;
+  /** JSON objects. */
+  colors: string;
+  fonts: string;
+  navigation: string;
+  custom_css: string;
+  updated_at: Timestamp;
+};
+
 export type Tables = {
+  idempotency_keys: IdempotencyKeysTable;
+  lecturers: LecturersTable;
+  courses: CoursesTable;
+  sections: SectionsTable;
+  lessons: LessonsTable;
+  enrollments: EnrollmentsTable;
+  pages: PagesTable;
+  posts: PostsTable;
+  comments: CommentsTable;
+  appearance: AppearanceTable;
   oauth_models: OauthModelsTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import { foundation } from './001_foundation.ts';
 import { oauth } from './002_oauth.ts';
+import { catalog } from './003_catalog.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
   '001_foundation': foundation,
   '002_oauth': oauth,
+  '003_catalog': catalog,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { errorResponses } from '../../http/schemas.ts';
+import {
+  Course,
+  CourseCreate,
+  CourseIdParams,
+  CourseKeyParams,
+  CourseListQuery,
+  CoursePage,
+  CourseUpdate,
+} from './schema.ts';
+import type { CoursesService } from './service.ts';
+
+const tags = ['courses'];
+const read = { scope: 'courses:read', anonymous: true } as const;
+const write = { scope: 'courses:write' } as const;
+const writeErrors = errorResponses(400, 401, 403, 404, 409);
+
+export function courseRoutes(app: FastifyInstance, service: CoursesService) {
+  app.get<{ Querystring: CourseListQuery }>('/api/v1/courses', {
+    config: read,
+    schema: {
+      operationId: 'listCourses',
+      tags,
+      summary: 'List courses',
+      querystring: CourseListQuery,
+      response: { 200: CoursePage, ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request) => service.list(request.principal, request.query),
+  });
+
+  app.get<{ Params: { id: string } }>('/api/v1/courses/:id', {
+    config: read,
+    schema: {
+      operationId: 'getCourse',
+      tags,
+      summary: 'Get a course by id or slug',
+      params: CourseKeyParams,
+      response: { 200: Course, ...errorResponses(401, 403, 404) },
+    },
+    handler: async (request) => service.get(request.principal, request.params.id),
+  });
+
+  app.post<{ Body: CourseCreate }>('/api/v1/courses', {
+    config: { ...write, idempotent: true },
+    schema: {
+      operationId: 'createCourse',
+      tags,
+      summary: 'Create a draft course',
+      body: CourseCreate,
+      response: { 201: Course, ...writeErrors },
+    },
+    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
+  });
+
+  app.patch<{ Params: { id: string }; Body: CourseUpdate }>('/api/v1/courses/:id', {
+    config: write,
+    schema: {
+      operationId: 'updateCourse',
+      tags,
+      summary: 'Update a course',
+      params: CourseIdParams,
+      body: CourseUpdate,
+      response: { 200: Course, ...writeErrors },
+    },
+    handler: async (request) => service.update(request.params.id, request.body),
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/v1/courses/:id', {
+    config: write,
+    schema: {
+      operationId: 'deleteCourse',
+      tags,
+      summary: 'Delete a draft course',
+      params: CourseIdParams,
+      response: { 204: Type.Null(), ...writeErrors },
+    },
+    handler: async (request, reply) => reply.code(204).send(await service.delete(request.params.id)),
+  });
+
+  for (const [action, operationId, summary] of [
+    ['publish', 'publishCourse', 'Publish a course (it needs a title)'],
+    ['unpublish', 'unpublishCourse', 'Return a published course to draft'],
+    ['archive', 'archiveCourse', 'Archive a course (hidden from the catalog; enrolled students keep access)'],
+  ] as const) {
+    app.post<{ Params: { id: string } }>(`/api/v1/courses/:id/${action}`, {
+      config: write,
+      schema: { operationId, tags, summary, params: CourseIdParams, response: { 200: Course, ...writeErrors } },
+      handler: async (request) => service[action](request.params.id),
+    });
+  }
+}

@@ -1,0 +1,93 @@
+import Type, { type Static } from 'typebox';
+import { Id, ListQueryBase, Money, Page, Slug, Timestamp } from '../../http/schemas.ts';
+
+const Status = Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('archived')]);
+const Visibility = Type.Union([Type.Literal('public'), Type.Literal('unlisted'), Type.Literal('private')], {
+  description: 'public: listed; unlisted: reachable by id or slug; private: staff and enrolled students only',
+});
+const Url = Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://' });
+
+export const Course = Type.Object(
+  {
+    id: Id('crs'),
+    title: Type.String(),
+    slug: Type.String(),
+    subtitle: Type.String(),
+    description: Type.String(),
+    cover_url: Type.Union([Type.String(), Type.Null()]),
+    lecturer_ids: Type.Array(Type.String()),
+    price: Type.Union([Money, Type.Null()], { description: 'null means free' }),
+    status: Status,
+    visibility: Visibility,
+    enrollment_open: Type.Boolean(),
+    published_at: Type.Union([Timestamp, Type.Null()]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Course' },
+);
+export type Course = Static<typeof Course>;
+
+const writable = {
+  title: Type.String({ maxLength: 200 }),
+  slug: Slug,
+  subtitle: Type.String({ maxLength: 300 }),
+  description: Type.String({ maxLength: 50_000 }),
+  cover_url: Type.Union([Url, Type.Null()]),
+  lecturer_ids: Type.Array(Id('lec'), { maxItems: 20, uniqueItems: true }),
+  price: Type.Union([Money, Type.Null()]),
+  visibility: Visibility,
+  enrollment_open: Type.Boolean(),
+};
+
+export const CourseCreate = Type.Object(
+  {
+    title: writable.title,
+    slug: Type.Optional(writable.slug),
+    subtitle: Type.Optional(writable.subtitle),
+    description: Type.Optional(writable.description),
+    cover_url: Type.Optional(writable.cover_url),
+    lecturer_ids: Type.Optional(writable.lecturer_ids),
+    price: Type.Optional(writable.price),
+    visibility: Type.Optional(writable.visibility),
+    enrollment_open: Type.Optional(writable.enrollment_open),
+  },
+  { additionalProperties: false },
+);
+export type CourseCreate = Static<typeof CourseCreate>;
+
+export const CourseUpdate = Type.Object(
+  {
+    title: Type.Optional(writable.title),
+    slug: Type.Optional(writable.slug),
+    subtitle: Type.Optional(writable.subtitle),
+    description: Type.Optional(writable.description),
+    cover_url: Type.Optional(writable.cover_url),
+    lecturer_ids: Type.Optional(writable.lecturer_ids),
+    price: Type.Optional(writable.price),
+    visibility: Type.Optional(writable.visibility),
+    enrollment_open: Type.Optional(writable.enrollment_open),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type CourseUpdate = Static<typeof CourseUpdate>;
+
+export const CourseListQuery = Type.Object(
+  {
+    ...ListQueryBase,
+    status: Type.Optional(Status),
+    visibility: Type.Optional(Visibility),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Text to find in the title' })),
+    lecturer_id: Type.Optional(Id('lec')),
+  },
+  { additionalProperties: false },
+);
+export type CourseListQuery = Static<typeof CourseListQuery>;
+
+export const CoursePage = Page(Course);
+
+export const CourseKeyParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 120, description: 'A crs_… id or the course slug' }) },
+  { additionalProperties: false },
+);
+export const CourseIdParams = Type.Object({ id: Id('crs') }, { additionalProperties: false });

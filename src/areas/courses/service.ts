@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import { newId } from '../../db/ids.ts';
+import { paginate } from '../../db/pagination.ts';
+import type { CoursesTable } from '../../db/tables.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { errors } from '../../http/errors.ts';
+import { isStaff, type Principal } from '../../http/principal.ts';
+import type { AreaDeps } from '../deps.ts';
+import { slugify } from '../slugs.ts';
+import type { Course, CourseCreate, CourseListQuery, CourseUpdate } from './schema.ts';
+import type { CoursesStore } from './store.ts';
+
+export function toCourse(row: CoursesTable): Course {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    subtitle: row.subtitle,
+    description: row.description,
+    cover_url: row.cover_url,
+    lecturer_ids: JSON.parse(row.lecturer_ids) as string[],
+    price:
+      row.price_amount === null || row.price_currency === null
+        ? null
+        : { amount: Number(row.price_amount), currency: row.price_currency },
+    status: row.status,
+    visibility: row.visibility,
+    enrollment_open: Number(row.enrollment_open) === 1,
+    published_at: row.published_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/**
+ * Courses. Anonymous callers see published public courses (and unlisted ones by id or slug); a student also sees the
+ * courses they are enrolled in; staff see everything. Anything else is 404, never 403.
+ */
+export function coursesService(deps: AreaDeps & { store: CoursesStore }) {
+  const { db, clock, store } = deps;
+  const now = () => clock.now().toISOString();
+  const notFound = () => errors.notFound('course');
+
+  async function visibleTo(principal: Principal, row: CoursesTable, listing: boolean): Promise<boolean> {
+    if (isStaff(principal)) return true;
+    const publicView =
+      row.status === 'published' && (row.visibility === 'public' || (!listing && row.visibility === 'unlisted'));
+    if (publicView) return true;
+    if (principal.kind === 'user' && row.status !== 'draft')
+      return (await store.enrolledCourseIds(db, principal.userId)).includes(row.id);
+    return false;
+  }
+
+  async function loadForWrite(id: string) {
+    const row = await store.findById(db, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async function checkLecturers(ids: string[] | undefined) {
+    if (!ids?.length) return;
+    const found = new Set(await store.existingLecturerIds(db, ids));
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length) {
+      throw errors.invalidRequest(
+        `Unknown lecturer ${missing.join(', ')}; create the lecturer first (POST /api/v1/lecturers).`,
+        [{ field: 'lecturer_ids', code: 'not_found', message: `Unknown lecturer ${missing.join(', ')}` }],
+      );
+    }
+  }
+
+  const slugConflict = (slug: string) =>
+    errors.conflict(`The slug "${slug}" is already taken by another course; choose another slug.`);
+
+  async function write<T>(slug: string | undefined, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw slugConflict(slug ?? '');
+      throw error;
+    }
+  }
+
+  async function transition(
+    id: string,
+    to: CoursesTable['status'],
+    from: CoursesTable['status'][],
+    reason: (row: CoursesTable) => string | undefined,
+  ) {
+    const row = await loadForWrite(id);
+    if (row.status === to) return toCourse(row);
+    if (!from.includes(row.status)) throw errors.conflict(`A ${row.status} course cannot become ${to}.`);
+    const problem = reason(row);
+    if (problem) throw errors.conflict(problem);
+    const changes: Partial<CoursesTable> = { status: to, updated_at: now() };
+    if (to === 'published' && !row.published_at) changes.published_at = now();
+    await store.update(db, id, changes);
+    return toCourse({ ...row, ...changes });
+  }
+
+  return {
+    async list(principal: Principal, query: CourseListQuery) {
+      let q = store.baseQuery(db);
+      if (query.status) q = q.where('status', '=', query.status);
+      if (query.visibility) q = q.where('visibility', '=', query.visibility);
+      if (query.q)
+        q = q.where((eb) =>
+          eb(eb.fn('lower', ['title']), 'like', `%${query.q?.toLowerCase().replace(/[%_\\]/g, '')}%`),
+        );
+      if (query.lecturer_id) q = q.where('lecturer_ids', 'like', `%"${query.lecturer_id}"%`);
+      if (!isStaff(principal)) {
+        const enrolled = principal.kind === 'user' ? await store.enrolledCourseIds(db, principal.userId) : [];
+        q = q.where((eb) =>
+          eb.or([
+            eb.and([eb('status', '=', 'published'), eb('visibility', '=', 'public')]),
+            ...(enrolled.length ? [eb.and([eb('id', 'in', enrolled), eb('status', '!=', 'draft')])] : []),
+          ]),
+        );
+      }
+      const page = await paginate(q, query, 'id', 'created_at');
+      return { ...page, data: page.data.map(toCourse) };
+    },
+
+    async get(principal: Principal, key: string) {
+      const row = await store.findByIdOrSlug(db, key);
+      if (!row || !(await visibleTo(principal, row, false))) throw notFound();
+      return toCourse(row);
+    },
+
+    /** Whether a caller may see a course's content (used by the curriculum area). */
+    visibleTo,
+
+    async create(input: CourseCreate) {
+      await checkLecturers(input.lecturer_ids);
+      const title = input.title.trim();
+      let slug = input.slug;
+      if (slug && (await store.slugTaken(db, slug))) throw slugConflict(slug);
+      if (!slug) {
+        const base = slugify(title) || 'course';
+        slug = (await store.slugTaken(db, base)) ? `${base}-${randomBytes(3).toString('hex')}` : base;
+      }
+      const at = now();
+      const row: CoursesTable = {
+        id: newId('crs'),
+        title,
+        slug,
+        subtitle: input.subtitle ?? '',
+        description: input.description ?? '',
+        cover_url: input.cover_url ?? null,
+        lecturer_ids: JSON.stringify(input.lecturer_ids ?? []),
+        price_amount: input.price?.amount ?? null,
+        price_currency: input.price?.currency ?? null,
+        status: 'draft',
+        visibility: input.visibility ?? 'public',
+        enrollment_open: input.enrollment_open === false ? 0 : 1,
+        published_at: null,
+        created_at: at,
+        updated_at: at,
+      };
+      await write(slug, () => store.insert(db, row));
+      return toCourse(row);
+    },
+
+    async update(id: string, input: CourseUpdate) {
+      const row = await loadForWrite(id);
+      await checkLecturers(input.lecturer_ids);
+      if (input.slug && (await store.slugTaken(db, input.slug, id))) throw slugConflict(input.slug);
+      if (row.status === 'published' && input.title !== undefined && !input.title.trim()) {
+        throw errors.conflict('A published course needs a title; unpublish it first to clear the title.');
+      }
+      const changes: Partial<CoursesTable> = { updated_at: now() };
+      if (input.title !== undefined) changes.title = input.title.trim();
+      if (input.slug !== undefined) changes.slug = input.slug;
+      if (input.subtitle !== undefined) changes.subtitle = input.subtitle;
+      if (input.description !== undefined) changes.description = input.description;
+      if (input.cover_url !== undefined) changes.cover_url = input.cover_url;
+      if (input.lecturer_ids !== undefined) changes.lecturer_ids = JSON.stringify(input.lecturer_ids);
+      if (input.price !== undefined) {
+        changes.price_amount = input.price?.amount ?? null;
+        changes.price_currency = input.price?.currency ?? null;
+      }
+      if (input.visibility !== undefined) changes.visibility = input.visibility;
+      if (input.enrollment_open !== undefined) changes.enrollment_open = input.enrollment_open ? 1 : 0;
+      await write(input.slug, () => store.update(db, id, changes));
+      return toCourse({ ...row, ...changes });
+    },
+
+    async delete(id: string) {
+      const row = await loadForWrite(id);
+      if (row.status !== 'draft') {
+        throw errors.conflict(
+          `Only draft courses can be deleted; this one is ${row.status}. Archive it instead (POST /api/v1/courses/${id}/archive).`,
+        );
+      }
+      await store.delete(db, id);
+    },
+
+    publish: (id: string) =>
+      transition(id, 'published', ['draft', 'archived'], (row) =>
+        row.title.trim()
+          ? undefined
+          : 'A course needs a title before it can be published; set one with PATCH /api/v1/courses/{id}.',
+      ),
+    unpublish: (id: string) => transition(id, 'draft', ['published'], () => undefined),
+    archive: (id: string) => transition(id, 'archived', ['draft', 'published'], () => undefined),
+  };
+}
+
+export type CoursesService = ReturnType<typeof coursesService>;

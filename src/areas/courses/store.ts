@@ -1,0 +1,53 @@
+import type { CoursesTable, Executor } from '../../db/tables.ts';
+
+export function coursesStore() {
+  return {
+    baseQuery: (ex: Executor) => ex.selectFrom('courses').selectAll(),
+
+    findByIdOrSlug: (ex: Executor, key: string) =>
+      ex
+        .selectFrom('courses')
+        .selectAll()
+        .where((eb) => eb.or([eb('id', '=', key), eb('slug', '=', key)]))
+        .executeTakeFirst(),
+
+    findById: (ex: Executor, id: string) =>
+      ex.selectFrom('courses').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    slugTaken: async (ex: Executor, slug: string, exceptId?: string) => {
+      let query = ex.selectFrom('courses').select('id').where('slug', '=', slug);
+      if (exceptId) query = query.where('id', '!=', exceptId);
+      return (await query.executeTakeFirst()) !== undefined;
+    },
+
+    insert: async (ex: Executor, row: CoursesTable) => {
+      await ex.insertInto('courses').values(row).execute();
+    },
+
+    update: async (ex: Executor, id: string, changes: Partial<CoursesTable>) => {
+      await ex.updateTable('courses').set(changes).where('id', '=', id).execute();
+    },
+
+    delete: async (ex: Executor, id: string) => {
+      await ex.deleteFrom('courses').where('id', '=', id).execute();
+    },
+
+    /** Ids of the courses a user is enrolled in (active or completed). */
+    enrolledCourseIds: async (ex: Executor, userId: string) =>
+      (
+        await ex
+          .selectFrom('enrollments')
+          .select('course_id')
+          .where('user_id', '=', userId)
+          .where('status', 'in', ['active', 'completed'])
+          .execute()
+      ).map((r) => r.course_id),
+
+    existingLecturerIds: async (ex: Executor, ids: string[]) =>
+      ids.length === 0
+        ? []
+        : (await ex.selectFrom('lecturers').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+  };
+}
+
+export type CoursesStore = ReturnType<typeof coursesStore>;

@@ -1,0 +1,44 @@
+import type { SelectQueryBuilder } from 'kysely';
+import { errors } from '../http/errors.ts';
+
+export type ListParams = {
+  limit?: number;
+  starting_after?: string;
+  sort?: 'created_at' | '-created_at';
+  created_after?: string;
+  created_before?: string;
+};
+
+export type ListPage<T> = { data: T[]; has_more: boolean; next_cursor: string | null };
+
+/**
+ * Cursor pagination over time-ordered ids: the order is the id order (= creation order), and the cursor is the id
+ * of the last item returned. A cursor whose item has since been deleted still works, because the comparison needs
+ * only the id. `created_after` / `created_before` filter on `created_at`.
+ */
+export async function paginate<DB, TB extends keyof DB, Row extends { id: string }>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  params: ListParams,
+  idColumn: string,
+  createdColumn: string,
+): Promise<ListPage<Row>> {
+  const limit = params.limit ?? 20;
+  const descending = (params.sort ?? '-created_at') === '-created_at';
+  if (params.starting_after !== undefined && !/^[a-z]{3}_[0-9a-z]{26}$/.test(params.starting_after)) {
+    throw errors.invalidRequest('starting_after must be an id from a previous page (next_cursor).', [
+      { field: 'starting_after', code: 'format', message: 'Use the next_cursor of the previous page.' },
+    ]);
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: column names are checked by the caller's table; Kysely cannot type them dynamically.
+  let q = query as SelectQueryBuilder<any, any, Row>;
+  if (params.created_after) q = q.where(createdColumn, '>', params.created_after);
+  if (params.created_before) q = q.where(createdColumn, '<', params.created_before);
+  if (params.starting_after) q = q.where(idColumn, descending ? '<' : '>', params.starting_after);
+  const rows = await q
+    .orderBy(idColumn, descending ? 'desc' : 'asc')
+    .limit(limit + 1)
+    .execute();
+  const has_more = rows.length > limit;
+  const data = has_more ? rows.slice(0, limit) : rows;
+  return { data, has_more, next_cursor: has_more ? (data.at(-1)?.id ?? null) : null };
+}

@@ -1,0 +1,47 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { OAUTH_PATHS } from '../oauth/provider.ts';
+import { SCOPES } from '../oauth/scopes.ts';
+
+/**
+ * OpenAPI 3.0, generated from the live route schemas by @fastify/swagger. Every API operation carries the oauth2
+ * security requirement of its declared scope (and an empty alternative when anonymous callers get the public view);
+ * pages, OAuth endpoints and other non-API routes are left out.
+ */
+export async function registerOpenApi(app: FastifyInstance, deps: { baseUrl: string; schoolName?: string }) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Lyceum API',
+        version: '1',
+        description: `The HTTP API of this school. Authentication: ${deps.baseUrl}/auth.md. Requests without a token get the public view.`,
+      },
+      servers: [{ url: deps.baseUrl }],
+      components: {
+        securitySchemes: {
+          oauth2: {
+            type: 'oauth2',
+            description:
+              'Authorization code with PKCE (S256). Register your client at the registration endpoint first.',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${deps.baseUrl}${OAUTH_PATHS.authorization}`,
+                tokenUrl: `${deps.baseUrl}${OAUTH_PATHS.token}`,
+                refreshUrl: `${deps.baseUrl}${OAUTH_PATHS.token}`,
+                scopes: Object.fromEntries(Object.entries(SCOPES).map(([scope, def]) => [scope, def.description])),
+              },
+            },
+          },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const config = (route.config ?? {}) as { scope?: string; anonymous?: boolean };
+      if (!url.startsWith('/api/v1') || !config.scope) return { schema: { ...schema, hide: true }, url };
+      const security = [{ oauth2: [config.scope] }, ...(config.anonymous ? [{}] : [])];
+      return { schema: { ...schema, security, 'x-required-scope': config.scope } as typeof schema, url };
+    },
+  });
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+}

@@ -1,0 +1,140 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessTokenVerifier } from '../oauth/access-tokens.ts';
+import { bearerToken } from '../oauth/access-tokens.ts';
+import type { Scope } from '../oauth/scopes.ts';
+import { isScope } from '../oauth/scopes.ts';
+import { sendError } from './error-handler.ts';
+import { ApiError } from './errors.ts';
+import { ANONYMOUS, effectiveScopes, type Principal } from './principal.ts';
+import { bearerChallenge } from './www-authenticate.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope an API route needs. */
+    scope?: Scope;
+    /** The route also serves anonymous callers (the public view). */
+    anonymous?: boolean;
+    /** Not an API route: no token is read (health, discovery, OAuth endpoints, assets). */
+    public?: boolean;
+    /** A server-rendered page: the browser session, not a token, says who is calling. */
+    page?: boolean;
+    oauth?: boolean;
+    /** A POST that creates and honours Idempotency-Key. */
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal;
+  }
+}
+
+/**
+ * Refuses to register a route that declares neither its scope nor that it is public or a page: a route cannot be
+ * added without saying who may call it.
+ */
+export function requireRouteDeclarations(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as Record<string, unknown>;
+    const declared =
+      config.public === true || config.page === true || (typeof config.scope === 'string' && isScope(config.scope));
+    if (!declared) {
+      throw new Error(
+        `Route ${route.method} ${route.url} declares no scope: set config.scope, or config.public / config.page`,
+      );
+    }
+    if (route.url.startsWith('/api/v1') && !(route.schema as { operationId?: string } | undefined)?.operationId) {
+      throw new Error(`Route ${route.method} ${route.url} has no operationId`);
+    }
+  });
+}
+
+/**
+ * The guard of every API route. No Authorization header: the anonymous principal, never a 401. A token is read only
+ * from the header; it must be active, unrevoked, unexpired and bound to this API. Its power is its scopes ∩ the role.
+ */
+export function installGuard(app: FastifyInstance, deps: { verify: AccessTokenVerifier; baseUrl: string }) {
+  const resourceMetadata = `${deps.baseUrl}/.well-known/oauth-protected-resource`;
+  app.decorateRequest('principal', null as never);
+
+  const challenge = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    error: 'invalid_token' | 'insufficient_scope',
+    description: string,
+    scope?: string,
+  ) => {
+    reply.header('www-authenticate', bearerChallenge({ error, description, scope, resourceMetadata }));
+    return sendError(request, reply, new ApiError(error, description));
+  };
+
+  app.addHook('preValidation', async (request, reply) => {
+    const config = request.routeOptions.config;
+    if (!config.scope) return;
+    const query = request.query as Record<string, unknown> | undefined;
+    const body = request.body as Record<string, unknown> | undefined;
+    if (query?.access_token !== undefined || (body && typeof body === 'object' && 'access_token' in body)) {
+      return sendError(
+        request,
+        reply,
+        new ApiError(
+          'invalid_request',
+          'Send the access token in the Authorization header ("Bearer <token>"), never in the query or body.',
+        ),
+      );
+    }
+    const { token, malformed } = bearerToken(request.headers.authorization);
+    if (malformed)
+      return challenge(
+        request,
+        reply,
+        'invalid_token',
+        'The Authorization header must be "Bearer <access token>".',
+        config.scope,
+      );
+    if (!token) {
+      request.principal = ANONYMOUS;
+      if (config.anonymous) return;
+      return challenge(
+        request,
+        reply,
+        'insufficient_scope',
+        `This operation needs a token with the ${config.scope} scope.`,
+        config.scope,
+      );
+    }
+    const verified = await deps.verify(token);
+    if (!verified)
+      return challenge(
+        request,
+        reply,
+        'invalid_token',
+        'The access token is invalid, expired or revoked.',
+        config.scope,
+      );
+    if (verified.audience !== deps.baseUrl) {
+      return challenge(
+        request,
+        reply,
+        'invalid_token',
+        `The access token is not for this API; request it with resource=${deps.baseUrl}.`,
+        config.scope,
+      );
+    }
+    const scopes = effectiveScopes(verified.role, verified.scopes);
+    request.principal = {
+      kind: 'user',
+      userId: verified.userId,
+      role: verified.role,
+      clientId: verified.clientId,
+      scopes,
+    };
+    if (!scopes.has(config.scope)) {
+      return challenge(
+        request,
+        reply,
+        'insufficient_scope',
+        `This operation needs the ${config.scope} scope.`,
+        config.scope,
+      );
+    }
+  });
+}

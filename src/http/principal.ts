@@ -1,0 +1,20 @@
+import type { Role } from '../identity/schema.ts';
+import { roleMayGrant, type Scope } from '../oauth/scopes.ts';
+
+/** Who is calling: nobody (no Authorization header), or a user through an app's token. */
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'user'; userId: string; role: Role; clientId: string; scopes: ReadonlySet<Scope> };
+
+export const ANONYMOUS: Principal = { kind: 'anonymous' };
+
+/** A token's power is its granted scopes intersected with what the user's role allows. */
+export function effectiveScopes(role: Role, granted: Iterable<string>): Set<Scope> {
+  const scopes = new Set<Scope>();
+  for (const scope of granted) if (roleMayGrant(role, scope)) scopes.add(scope as Scope);
+  return scopes;
+}
+
+export const isStaff = (p: Principal): boolean => p.kind === 'user' && (p.role === 'owner' || p.role === 'staff');
+
+export const userIdOf = (p: Principal) => (p.kind === 'user' ? p.userId : undefined);
