@@ -6,7 +6,7 @@ import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { JWK } from 'oidc-provider';
-import { registerAreas } from './areas/index.ts';
+import { buildAreas, registerAreaRoutes } from './areas/index.ts';
 import { schoolStore } from './areas/school/store.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './db/clock.ts';
@@ -35,6 +35,7 @@ import { registerAccountAppsPage } from './web/account-apps-page.ts';
 import { registerAssetRoutes } from './web/assets.ts';
 import { registerHomePage } from './web/home-page.ts';
 import { pageRenderer } from './web/page-context.ts';
+import { registerPostPages } from './web/post-page.ts';
 import { registerSetupPage } from './web/setup-page.ts';
 import { registerSignInPages } from './web/signin-page.ts';
 import { registerSignUpPage } from './web/signup-page.ts';
@@ -134,6 +135,8 @@ export async function buildApp(deps: AppDeps) {
   const verifyAccessToken = accessTokenVerifier({ db, clock });
   const connectedApps = connectedAppsService({ db });
 
+  const areas = buildAreas({ db, clock, config, sessions, connectedApps });
+
   registerHealthRoutes(app, { database });
   await mountProvider(app, { provider, limiter, registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR });
   registerUserinfo(app, { verify: verifyAccessToken, baseUrl: config.BASE_URL });
@@ -144,7 +147,7 @@ export async function buildApp(deps: AppDeps) {
     installValidators(api);
     installGuard(api, { verify: verifyAccessToken, baseUrl: config.BASE_URL });
     installIdempotency(api, { db, clock });
-    registerAreas(api, { db, clock, config });
+    registerAreaRoutes(api, areas);
   });
   await app.register(async (pages: FastifyInstance) => {
     registerViewer(pages, { sessions, cookie: cookie_ });
@@ -154,9 +157,13 @@ export async function buildApp(deps: AppDeps) {
     registerSignUpPage(pages, { signin, sessions, cookie: cookie_, render });
     registerInteractionRoutes(pages, { provider, render });
     registerAccountAppsPage(pages, { apps: connectedApps, render });
+    registerPostPages(pages, { posts: areas.posts, comments: areas.comments, render });
   });
 
-  return { app, services: { setup, sessions, signin, users, school, provider, verifyAccessToken, connectedApps } };
+  return {
+    app,
+    services: { setup, sessions, signin, users, school, provider, verifyAccessToken, connectedApps, areas },
+  };
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

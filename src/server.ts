@@ -45,8 +45,17 @@ export async function startServer(
     log: (msg, counts) => app.log.info(counts, msg),
   });
   await housekeeping.run();
+  // Scheduled posts publish themselves: their state is in the database, so a restart picks up what fell due.
+  const publishDue = () =>
+    services.areas.posts
+      .publishDue()
+      .catch((error: unknown) => app.log.error({ err: error }, 'publishing scheduled posts failed'));
+  await publishDue();
+  const scheduler = setInterval(publishDue, 15_000);
+  scheduler.unref();
   app.addHook('onClose', async () => {
     housekeeping.stop();
+    clearInterval(scheduler);
     await limiter.close();
     await database.close();
   });

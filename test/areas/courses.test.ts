@@ -5,7 +5,15 @@ import { apiClient, listAll, type Person, schoolWithPeople, tokenFor } from '../
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
-type Course = { id: string; title: string; slug: string; status: string; visibility: string; price: unknown; lecturer_ids: string[] };
+type Course = {
+  id: string;
+  title: string;
+  slug: string;
+  status: string;
+  visibility: string;
+  price: unknown;
+  lecturer_ids: string[];
+};
 
 for (const engine of engines) {
   describe(`courses API (${engine})`, () => {
@@ -87,7 +95,11 @@ for (const engine of engines) {
       const unknown = await staff.post('/api/v1/courses', { title: 'x', colour: 'red' });
       assert.equal(unknown.status, 400);
       assert.equal(unknown.body.error, 'invalid_request');
-      assert.deepEqual((unknown.body.errors as { field: string; code: string }[])[0], { field: 'colour', code: 'unknown_field', message: 'Unknown field "colour"; remove it.' });
+      assert.deepEqual((unknown.body.errors as { field: string; code: string }[])[0], {
+        field: 'colour',
+        code: 'unknown_field',
+        message: 'Unknown field "colour"; remove it.',
+      });
       const wrongType = await staff.post('/api/v1/courses', { title: 'x', price: { amount: '12', currency: 'EUR' } });
       assert.equal(wrongType.status, 400);
       const tooLong = await staff.post('/api/v1/courses', { title: 'x'.repeat(201) });
@@ -112,10 +124,21 @@ for (const engine of engines) {
       const enrolledPrivate = await published({ title: 'Enrolled Private', visibility: 'private' });
       await server.database.db
         .insertInto('enrollments')
-        .values({ id: newId('enr'), course_id: enrolledPrivate.id, user_id: student.id, source: 'manual', status: 'active', enrolled_at: new Date().toISOString(), expires_at: null, completed_at: null, progress_percent: 0 })
+        .values({
+          id: newId('enr'),
+          course_id: enrolledPrivate.id,
+          user_id: student.id,
+          source: 'manual',
+          status: 'active',
+          enrolled_at: new Date().toISOString(),
+          expires_at: null,
+          completed_at: null,
+          progress_percent: 0,
+        })
         .execute();
 
-      const ids = async (client: ReturnType<typeof apiClient>) => new Set((await listAll<Course>(client, '/api/v1/courses')).map((c) => c.id));
+      const ids = async (client: ReturnType<typeof apiClient>) =>
+        new Set((await listAll<Course>(client, '/api/v1/courses')).map((c) => c.id));
       const anon = await ids(anonymous);
       assert.ok(anon.has(pub.id));
       for (const hidden of [unlisted, priv, draft, enrolledPrivate]) assert.ok(!anon.has(hidden.id), hidden.title);
@@ -136,7 +159,10 @@ for (const engine of engines) {
       const anon = await anonymous.post('/api/v1/courses', { title: 'Nope' });
       assert.equal(anon.status, 403);
       assert.equal(anon.body.error, 'insufficient_scope');
-      assert.match(anon.headers.get('www-authenticate') ?? '', /^Bearer error="insufficient_scope", error_description="[^"]+", scope="courses:write", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"$/);
+      assert.match(
+        anon.headers.get('www-authenticate') ?? '',
+        /^Bearer error="insufficient_scope", error_description="[^"]+", scope="courses:write", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"$/,
+      );
       const stu = await studentApi.post('/api/v1/courses', { title: 'Nope' });
       assert.equal(stu.status, 403);
       assert.equal(stu.body.error, 'insufficient_scope');
@@ -148,14 +174,27 @@ for (const engine of engines) {
       for (let i = 0; i < 5; i++) made.push(await create({ title: `${tag} ${i}` }));
       const query = `/api/v1/courses?q=${encodeURIComponent(tag)}`;
       const first = await staff.get<{ data: Course[]; has_more: boolean; next_cursor: string }>(`${query}&limit=2`);
-      assert.deepEqual(first.body.data.map((c) => c.title), [`${tag} 4`, `${tag} 3`]);
+      assert.deepEqual(
+        first.body.data.map((c) => c.title),
+        [`${tag} 4`, `${tag} 3`],
+      );
       assert.equal(first.body.has_more, true);
       assert.equal(first.body.next_cursor, made[3]?.id);
       await staff.delete(`/api/v1/courses/${first.body.next_cursor}`);
-      const second = await staff.get<{ data: Course[]; has_more: boolean; next_cursor: string | null }>(`${query}&limit=2&starting_after=${first.body.next_cursor}`);
-      assert.deepEqual(second.body.data.map((c) => c.title), [`${tag} 2`, `${tag} 1`]);
-      const third = await staff.get<{ data: Course[]; has_more: boolean; next_cursor: string | null }>(`${query}&limit=2&starting_after=${second.body.next_cursor}`);
-      assert.deepEqual(third.body.data.map((c) => c.title), [`${tag} 0`]);
+      const second = await staff.get<{ data: Course[]; has_more: boolean; next_cursor: string | null }>(
+        `${query}&limit=2&starting_after=${first.body.next_cursor}`,
+      );
+      assert.deepEqual(
+        second.body.data.map((c) => c.title),
+        [`${tag} 2`, `${tag} 1`],
+      );
+      const third = await staff.get<{ data: Course[]; has_more: boolean; next_cursor: string | null }>(
+        `${query}&limit=2&starting_after=${second.body.next_cursor}`,
+      );
+      assert.deepEqual(
+        third.body.data.map((c) => c.title),
+        [`${tag} 0`],
+      );
       assert.equal(third.body.has_more, false);
       assert.equal(third.body.next_cursor, null);
       const ascending = await staff.get<{ data: Course[] }>(`${query}&sort=created_at&limit=1`);

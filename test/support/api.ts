@@ -8,29 +8,68 @@ import { completeSetup, OWNER, WebClient } from './web-client.ts';
 export type Person = { id: string; email: string; password: string; name: string; role: Role };
 
 /** Creates a user straight in the database (staff accounts have no sign-up page). */
-export async function createUser(server: TestServer, role: Role, name = `${role} ${Math.random().toString(36).slice(2, 7)}`): Promise<Person> {
-  const person = { id: newId('usr'), email: `${name.replace(/\W+/g, '.').toLowerCase()}@school.test`, password: 'a test password 1', name, role };
+export async function createUser(
+  server: TestServer,
+  role: Role,
+  name = `${role} ${Math.random().toString(36).slice(2, 7)}`,
+): Promise<Person> {
+  const person = {
+    id: newId('usr'),
+    email: `${name.replace(/\W+/g, '.').toLowerCase()}@school.test`,
+    password: 'a test password 1',
+    name,
+    role,
+  };
   const now = new Date().toISOString();
   await server.database.db
     .insertInto('users')
-    .values({ id: person.id, email: person.email, name, role, status: 'active', password_hash: await hashPassword(person.password), locale: null, created_at: now, updated_at: now })
+    .values({
+      id: person.id,
+      email: person.email,
+      name,
+      role,
+      status: 'active',
+      password_hash: await hashPassword(person.password),
+      locale: null,
+      created_at: now,
+      updated_at: now,
+    })
     .execute();
   return person;
 }
 
 /** Gets an access token for a person through the real authorization flow (forms over HTTP), with exactly `scope` requested. */
-export async function tokenFor(server: TestServer, person: { email: string; password: string }, scope: string, resource?: string): Promise<string> {
+export async function tokenFor(
+  server: TestServer,
+  person: { email: string; password: string },
+  scope: string,
+  resource?: string,
+): Promise<string> {
   const client = await registerClient(server.url, 44000, { client_name: 'API test client' });
   const { verifier, challenge } = pkce();
   const redirect = 'http://127.0.0.1:44000/callback';
   const result = await authorizeThroughForms(
     new WebClient(server.url),
-    authorizeUrl(server.url, { response_type: 'code', client_id: client.client_id, redirect_uri: redirect, scope, code_challenge: challenge, code_challenge_method: 'S256', resource }),
+    authorizeUrl(server.url, {
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: redirect,
+      scope,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      resource,
+    }),
     person,
   );
   const code = result.location.searchParams.get('code');
   if (!code) throw new Error(`no code for ${person.email}: ${result.location} ${result.text.slice(0, 300)}`);
-  const tokens = await tokenRequest(server.url, { grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: client.client_id, code_verifier: verifier });
+  const tokens = await tokenRequest(server.url, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirect,
+    client_id: client.client_id,
+    code_verifier: verifier,
+  });
   if (tokens.status !== 200) throw new Error(`token failed: ${JSON.stringify(tokens.body)}`);
   return String(tokens.body.access_token);
 }
@@ -48,7 +87,12 @@ export type ApiResponse<T = Record<string, unknown>> = { status: number; headers
 
 /** JSON API calls, with or without a bearer token. */
 export function apiClient(base: string, token?: string) {
-  const call = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> => {
+  const call = async <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> => {
     const response = await fetch(`${base}${path}`, {
       method,
       headers: {
@@ -62,8 +106,10 @@ export function apiClient(base: string, token?: string) {
     return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
   };
   return {
-    get: <T = Record<string, unknown>>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
-    post: <T = Record<string, unknown>>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, body ?? {}, headers),
+    get: <T = Record<string, unknown>>(path: string, headers?: Record<string, string>) =>
+      call<T>('GET', path, undefined, headers),
+    post: <T = Record<string, unknown>>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>('POST', path, body ?? {}, headers),
     patch: <T = Record<string, unknown>>(path: string, body: unknown) => call<T>('PATCH', path, body),
     put: <T = Record<string, unknown>>(path: string, body: unknown) => call<T>('PUT', path, body),
     delete: <T = Record<string, unknown>>(path: string) => call<T>('DELETE', path),
@@ -72,12 +118,18 @@ export function apiClient(base: string, token?: string) {
 }
 
 /** Every item of a list endpoint, following next_cursor. */
-export async function listAll<T extends { id: string }>(client: ReturnType<typeof apiClient>, path: string, limit = 100): Promise<T[]> {
+export async function listAll<T extends { id: string }>(
+  client: ReturnType<typeof apiClient>,
+  path: string,
+  limit = 100,
+): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | null = null;
   do {
     const separator = path.includes('?') ? '&' : '?';
-    const page: ApiResponse<{ data: T[]; next_cursor: string | null }> = await client.get(`${path}${separator}limit=${limit}${cursor ? `&starting_after=${cursor}` : ''}`);
+    const page: ApiResponse<{ data: T[]; next_cursor: string | null }> = await client.get(
+      `${path}${separator}limit=${limit}${cursor ? `&starting_after=${cursor}` : ''}`,
+    );
     if (page.status !== 200) throw new Error(`list ${path}: ${page.status} ${JSON.stringify(page.body)}`);
     items.push(...page.body.data);
     cursor = page.body.next_cursor;

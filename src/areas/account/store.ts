@@ -1,0 +1,6 @@
+// STUB: replaced by the area implementation.
+export function accountStore() {
+  return {};
+}
+
+export type AccountStore = ReturnType<typeof accountStore>;

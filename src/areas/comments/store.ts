@@ -1,0 +1,6 @@
+// STUB: replaced by the area implementation.
+export function commentsStore() {
+  return {};
+}
+
+export type CommentsStore = ReturnType<typeof commentsStore>;
