@@ -64,7 +64,12 @@ export async function buildApp(deps: AppDeps) {
 
   const app = Fastify({
     logger: loggerOptions(config.LOG_LEVEL, deps.logStream),
-    trustProxy: config.TRUST_PROXY,
+    trustProxy:
+      typeof config.TRUST_PROXY === 'number'
+        ? (_address: string, hop: number) => hop < (config.TRUST_PROXY as number)
+        : config.TRUST_PROXY === false
+          ? false
+          : config.TRUST_PROXY.split(','),
     bodyLimit: config.BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -131,6 +136,7 @@ export async function buildApp(deps: AppDeps) {
     users,
     signingKeys: deps.signingKeys,
     cookieKeys: deps.oidcCookieKeys,
+    logError: (error, context) => app.log.error({ err: error }, context),
   });
   const verifyAccessToken = accessTokenVerifier({ db, clock });
   const connectedApps = connectedAppsService({ db });

@@ -40,9 +40,11 @@ export const ConfigSchema = Type.Object(
       default: 'auto',
       description: 'Mark cookies `Secure`; `auto` means yes exactly when BASE_URL is https.',
     }),
-    TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], {
+    TRUST_PROXY: Type.String({
       default: 'false',
-      description: 'Trust `X-Forwarded-*` headers (set when a reverse proxy terminates TLS in front of the school).',
+      pattern: '^(false|[1-9][0-9]?|[0-9a-fA-F:.]+(/[0-9]{1,3})?(,[0-9a-fA-F:.]+(/[0-9]{1,3})?)*)$',
+      description:
+        'Reverse proxies whose `X-Forwarded-*` headers are trusted: `false`, a hop count (`1`), or proxy addresses/CIDRs (`10.0.0.1,10.1.0.0/16`). Never trust every hop: clients could then choose their own address.',
     }),
     BODY_LIMIT_BYTES: Type.Integer({
       minimum: 1024,
@@ -91,6 +93,13 @@ export const ConfigSchema = Type.Object(
       default: 2592000,
       description: 'Lifetime of a refresh token, in seconds (each rotation issues a new one with this lifetime).',
     }),
+    OAUTH_REUSE_GRACE_SECONDS: Type.Integer({
+      minimum: 0,
+      maximum: 60,
+      default: 2,
+      description:
+        'A code or refresh token presented again within this many seconds of its first use (a retry, two tabs) is refused without revoking its grant; later it counts as a replay and revokes the grant.',
+    }),
     OAUTH_REGISTRATIONS_PER_HOUR: Type.Integer({
       minimum: 1,
       maximum: 100000,
@@ -111,7 +120,8 @@ export type Config = Omit<
   BASE_URL: string;
   REDIS_URL: string | undefined;
   COOKIE_SECURE: boolean;
-  TRUST_PROXY: boolean;
+  /** false, a hop count, or a list of proxy addresses/CIDRs, as Fastify's `trustProxy` takes them. */
+  TRUST_PROXY: false | number | string;
   database: { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: string };
 };
 
@@ -136,7 +146,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
   const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw)) as Record<string, unknown>;
   for (const [key, schema] of Object.entries(ConfigSchema.properties)) {
     if (!Value.Check(schema, withDefaults[key])) {
-      throw new ConfigError(`Invalid ${key}=${JSON.stringify(env[key])}: expected ${allowedValues(schema)}.`);
+      // Credentials in URLs never reach the terminal.
+      const shown = JSON.stringify(env[key])?.replace(/\/\/[^/@]*@/, '//***@');
+      throw new ConfigError(`Invalid ${key}=${shown}: expected ${allowedValues(schema)}.`);
     }
   }
   const input = withDefaults as ConfigInput;
@@ -166,7 +178,12 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     BASE_URL: baseUrl,
     REDIS_URL: input.REDIS_URL || undefined,
     COOKIE_SECURE: input.COOKIE_SECURE === 'auto' ? baseUrl.startsWith('https:') : input.COOKIE_SECURE === 'true',
-    TRUST_PROXY: input.TRUST_PROXY === 'true',
+    TRUST_PROXY:
+      input.TRUST_PROXY === 'false'
+        ? false
+        : /^\d+$/.test(input.TRUST_PROXY)
+          ? Number(input.TRUST_PROXY)
+          : input.TRUST_PROXY,
     OAUTH_ALLOW_LOCALHOST_REDIRECTS: input.OAUTH_ALLOW_LOCALHOST_REDIRECTS === 'true',
     database,
   };

@@ -26,7 +26,7 @@ export function sessionService(deps: { db: Db; clock: Clock; users: UsersStore; 
       return { token, expiresAt };
     },
 
-    async resolve(token: string): Promise<{ sessionId: string; user: User } | undefined> {
+    async resolve(token: string): Promise<{ sessionId: string; user: User; createdAt: string } | undefined> {
       const id = sha256(token);
       const session = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
       const now = clock.now();
@@ -36,7 +36,7 @@ export function sessionService(deps: { db: Db; clock: Clock; users: UsersStore; 
       if (now.getTime() - Date.parse(session.last_seen_at) > touchEveryMs) {
         await db.updateTable('sessions').set({ last_seen_at: now.toISOString() }).where('id', '=', id).execute();
       }
-      return { sessionId: id, user };
+      return { sessionId: id, user, createdAt: session.created_at };
     },
 
     async destroy(token: string): Promise<void> {

@@ -2,6 +2,7 @@ import type { SchoolStore } from '../areas/school/store.ts';
 import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Db } from '../db/tables.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { randomToken, sha256 } from '../security/tokens.ts';
@@ -66,6 +67,18 @@ export function setupService(deps: { db: Db; clock: Clock; users: UsersStore; sc
       }
       const passwordHash = await hashPassword(form.owner_password);
       const now = clock.now().toISOString();
+      const spentLink = () =>
+        new ApiError('not_found', 'This setup link is not valid: it was already used, or it has expired.');
+      try {
+        return await this.completeInTransaction(form, passwordHash, now);
+      } catch (error) {
+        // Two setups racing on two live links: the loser hits the school's or the owner's unique key.
+        if (isUniqueViolation(error)) throw spentLink();
+        throw error;
+      }
+    },
+
+    async completeInTransaction(form: SetupForm, passwordHash: string, now: string): Promise<{ ownerId: string }> {
       return db.transaction().execute(async (trx) => {
         const spent = await trx
           .updateTable('setup_tokens')

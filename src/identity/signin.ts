@@ -31,23 +31,20 @@ export function signInService(deps: {
   return {
     async signIn(input: { email: string; password: string; ip: string }): Promise<User> {
       const email = normalizeEmail(input.email);
-      const [account, address] = await Promise.all([
-        limiter.peek(accountKey(email)),
-        limiter.peek(addressKey(input.ip)),
-      ]);
-      if (account.count >= deps.maxFailures) throw errors.rateLimited(account.retryAfterSeconds);
-      if (address.count >= deps.maxFailures * 4) throw errors.rateLimited(address.retryAfterSeconds);
+      const keys = [accountKey(email), addressKey(input.ip)];
+      // Every attempt reserves a slot first (an atomic increment), so concurrent guesses are counted too; an attempt
+      // that is refused or succeeds gives its slot back, so only failures add up.
+      const [account, address] = await Promise.all(keys.map((key) => limiter.hit(key, deps.windowSeconds)));
+      if ((account?.count ?? 0) > deps.maxFailures || (address?.count ?? 0) > deps.maxFailures * 4) {
+        await Promise.all(keys.map((key) => limiter.release(key)));
+        const blocked = (account?.count ?? 0) > deps.maxFailures ? account : address;
+        throw errors.rateLimited(blocked?.retryAfterSeconds ?? deps.windowSeconds);
+      }
 
       const found = await users.findCredentialsByEmail(db, email);
       const ok = await verifyPassword(input.password, found?.password_hash ?? decoyPasswordHash);
-      if (!found || !ok || found.status !== 'active') {
-        await Promise.all([
-          limiter.hit(accountKey(email), deps.windowSeconds),
-          limiter.hit(addressKey(input.ip), deps.windowSeconds),
-        ]);
-        throw new ApiError('access_denied', SIGNIN_FAILED);
-      }
-      await limiter.reset(accountKey(email));
+      if (!found || !ok || found.status !== 'active') throw new ApiError('access_denied', SIGNIN_FAILED);
+      await Promise.all([limiter.reset(accountKey(email)), limiter.release(addressKey(input.ip))]);
       const { password_hash: _, ...user } = found;
       return user;
     },

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
 
@@ -6,7 +5,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * Removes expired provider rows, and self-registered clients that were never used within a day of registering
- * (no grant was ever made for them). Runs at start and then hourly; returns a function that stops it.
+ * (no grant was ever made for them; the adapter marks a client on its first grant). Runs at start and then hourly; returns a function that stops it.
  */
 export function startOauthHousekeeping(deps: { db: Db; clock: Clock; log: (msg: string, counts: object) => void }) {
   const run = async () => {
@@ -18,17 +17,8 @@ export function startOauthHousekeeping(deps: { db: Db; clock: Clock; log: (msg: 
     const unused = await deps.db
       .deleteFrom('oauth_models')
       .where('model', '=', 'Client')
+      .where('consumed_at', 'is', null)
       .where('created_at', '<=', new Date(now.getTime() - DAY_MS).toISOString())
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('oauth_models as g')
-              .select(sql`1`.as('one'))
-              .where('g.model', '=', 'Grant')
-              .whereRef('g.client_id', '=', 'oauth_models.id'),
-          ),
-        ),
-      )
       .executeTakeFirst();
     const counts = { expired_rows: Number(expired.numDeletedRows), unused_clients: Number(unused.numDeletedRows) };
     if (counts.expired_rows || counts.unused_clients) deps.log('oauth housekeeping', counts);

@@ -3,6 +3,7 @@ import type Provider from 'oidc-provider';
 import { sendError } from '../http/error-handler.ts';
 import { errors } from '../http/errors.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
+import { markRequestStart } from './adapter.ts';
 import { OAUTH_PATHS } from './provider.ts';
 
 /**
@@ -20,11 +21,23 @@ export async function mountProvider(
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
     const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+      markRequestStart(request.raw);
       // The security headers set by earlier hooks travel with the hijacked response.
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value as string);
       }
       reply.raw.setHeader('x-request-id', request.id);
+      if (request.url.startsWith(OAUTH_PATHS.authorization)) {
+        // response_mode=form_post answers with a form that posts to the client's redirect URI.
+        const csp = String(reply.getHeader('content-security-policy') ?? '');
+        reply.raw.setHeader(
+          'content-security-policy',
+          csp.replace(
+            "form-action 'self'",
+            "form-action 'self' http://127.0.0.1:* http://[::1]:* http://localhost:* https:",
+          ),
+        );
+      }
       reply.hijack();
       callback(request.raw, reply.raw);
     };

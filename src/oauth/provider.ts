@@ -28,6 +28,8 @@ export function resourceIdentifiers(baseUrl: string) {
 
 const { Check, base: basePolicy } = interactionPolicy;
 
+export const INTERACTION_TTL_SECONDS = 600;
+
 /**
  * Every authorization passes through the school's own sign-in check: the provider's session cookie alone never
  * counts, so signing out of the school (or signing in as someone else) is always honoured. Unknown scopes are refused
@@ -80,6 +82,8 @@ export type ProviderDeps = {
   users: UsersStore;
   signingKeys: NonNullable<Configuration['jwks']>['keys'];
   cookieKeys: string[];
+  /** Where the provider's internal failures are logged (they never reach the client beyond server_error). */
+  logError: (error: unknown, context: string) => void;
 };
 
 export function createProvider(deps: ProviderDeps): Provider {
@@ -89,7 +93,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   const allowLocalhost = config.OAUTH_ALLOW_LOCALHOST_REDIRECTS;
 
   const configuration: Configuration = {
-    adapter: kyselyAdapterFactory({ db, clock: deps.clock }),
+    adapter: kyselyAdapterFactory({ db, clock: deps.clock, reuseGraceMs: config.OAUTH_REUSE_GRACE_SECONDS * 1000 }),
     jwks: { keys: deps.signingKeys },
     cookies: {
       keys: deps.cookieKeys,
@@ -126,12 +130,14 @@ export function createProvider(deps: ProviderDeps): Provider {
       // A grant outlives any one refresh token: refreshing keeps it alive for up to a year.
       Grant: Math.max(config.OAUTH_REFRESH_TOKEN_TTL_SECONDS, 365 * 86400),
       IdToken: 3600,
-      Interaction: 600,
+      Interaction: INTERACTION_TTL_SECONDS,
       Session: config.SESSION_TTL_HOURS * 3600,
     },
     discovery: {
       userinfo_endpoint: `${base}${OAUTH_PATHS.userinfo}`,
       service_documentation: `${base}/auth.md`,
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
+      introspection_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
     },
     extraClientMetadata: {
       properties: ['lyceum_registration_policy'],
@@ -162,7 +168,8 @@ export function createProvider(deps: ProviderDeps): Provider {
         issueRegistrationAccessToken: false,
         idFactory: () => newId('cli'),
       },
-      revocation: { enabled: true },
+      // A client may revoke only its own tokens; another client's token is silently left alone (RFC 7009 §2.1).
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       introspection: {
         enabled: true,
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
@@ -222,6 +229,8 @@ export function createProvider(deps: ProviderDeps): Provider {
   };
 
   const provider = new Provider(base, configuration);
-  provider.proxy = config.TRUST_PROXY;
+  provider.proxy = config.TRUST_PROXY !== false;
+  provider.on('server_error', (_ctx, error) => deps.logError(error, 'oauth server_error'));
+
   return provider;
 }

@@ -25,8 +25,7 @@ export function loopbackRedirectProblem(uri: unknown, allowLocalhost: boolean): 
   if (url.username || url.password) return 'carries credentials';
   if (url.hash || uri.includes('#')) return 'has a fragment';
   if (!url.port) return 'has no port';
-  const afterAuthority = uri.slice(uri.indexOf('//') + 2);
-  if (!afterAuthority.includes('/')) return 'has no path';
+  if (!/^http:\/\/[^/?#]+\//i.test(uri)) return 'has no path';
   return undefined;
 }
 

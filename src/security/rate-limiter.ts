@@ -12,6 +12,8 @@ export type RateLimiter = {
   /** Reads the key's counter without changing it. */
   peek(key: string): Promise<LimitState>;
   reset(key: string): Promise<void>;
+  /** Takes back one hit (never below zero): an attempt that was reserved with `hit` and turned out fine. */
+  release(key: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -46,6 +48,10 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
     async reset(key) {
       windows.delete(key);
     },
+    async release(key) {
+      const entry = live(key);
+      if (entry && entry.count > 0) entry.count -= 1;
+    },
     async close() {
       clearInterval(sweep);
     },
@@ -76,6 +82,14 @@ export function redisRateLimiter(url: string, prefix = 'lyceum:rl:'): RateLimite
     },
     async reset(key) {
       await redis.del(prefix + key);
+    },
+    async release(key) {
+      // Decrement only an existing, positive counter, atomically.
+      await redis.eval(
+        "local v = redis.call('GET', KEYS[1]) if v and tonumber(v) > 0 then return redis.call('DECR', KEYS[1]) end return 0",
+        1,
+        prefix + key,
+      );
     },
     async close() {
       await redis.quit();

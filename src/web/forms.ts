@@ -49,7 +49,8 @@ export function parseForm<T>(
 
 /** Only same-origin paths are followed after sign-in; anything else goes home. */
 export function safeReturnTo(value: unknown): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\'))
-    return '/';
+  // A path on this origin only: printable ASCII without spaces or backslashes, and not protocol-relative. Browsers
+  // drop tabs and newlines from URLs, so "/\t/evil.example" would otherwise become "//evil.example".
+  if (typeof value !== 'string' || value.length > 2000 || !/^\/(?![/\\])[!-[\]-~]*$/.test(value)) return '/';
   return value;
 }

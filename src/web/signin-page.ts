@@ -3,6 +3,7 @@ import { ApiError } from '../http/errors.ts';
 import { SignInForm, SignOutForm } from '../identity/schema.ts';
 import type { SessionService } from '../identity/sessions.ts';
 import type { SignInService } from '../identity/signin.ts';
+import { clearProviderSession } from '../oauth/provider-session.ts';
 import { parseForm, safeReturnTo } from './forms.ts';
 import { html } from './html.ts';
 import { csrfField, errorSummary, field } from './layout.ts';
@@ -28,10 +29,18 @@ export function registerSignInPages(
   const { render } = deps;
   const config = { page: true };
 
-  app.get<{ Querystring: { return_to?: string } }>('/signin', { config }, async (request, reply) => {
+  app.get<{ Querystring: { return_to?: string; reauth?: string } }>('/signin', { config }, async (request, reply) => {
     const returnTo = safeReturnTo(request.query.return_to);
-    if (request.viewer) return reply.redirect(returnTo, 303);
-    return render(request, reply, 'Sign in', signInForm(reply.generateCsrf(), returnTo));
+    // reauth=1: an app asked for a fresh sign-in (prompt=login or max_age), so the password is asked even when signed in.
+    const reauth = request.query.reauth === '1';
+    if (request.viewer && !reauth) return reply.redirect(returnTo, 303);
+    const message = reauth ? 'The app asked you to confirm your password.' : undefined;
+    return render(
+      request,
+      reply,
+      'Sign in',
+      signInForm(reply.generateCsrf(), returnTo, request.viewer?.email ?? '', message),
+    );
   });
 
   app.post('/signin', { config, preHandler: app.csrfProtection }, async (request, reply) => {
@@ -52,8 +61,11 @@ export function registerSignInPages(
         password: parsed.value.password,
         ip: request.ip,
       });
+      const previous = deps.cookie.read(request);
+      if (previous) await deps.sessions.destroy(previous);
       const session = await deps.sessions.create(user.id);
       deps.cookie.set(reply, session.token, session.expiresAt);
+      clearProviderSession(reply);
       return reply.redirect(returnTo, 303);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -84,6 +96,7 @@ export function registerSignInPages(
     const token = deps.cookie.read(request);
     if (token) await deps.sessions.destroy(token);
     deps.cookie.clear(reply);
+    clearProviderSession(reply);
     return reply.redirect('/signin', 303);
   });
 }

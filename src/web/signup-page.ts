@@ -3,6 +3,7 @@ import { ApiError } from '../http/errors.ts';
 import { SignUpForm } from '../identity/schema.ts';
 import type { SessionService } from '../identity/sessions.ts';
 import type { SignInService } from '../identity/signin.ts';
+import { clearProviderSession } from '../oauth/provider-session.ts';
 import { PASSWORD_MIN_LENGTH } from '../security/passwords.ts';
 import { parseForm, safeReturnTo } from './forms.ts';
 import { html } from './html.ts';
@@ -64,8 +65,11 @@ export function registerSignUpPage(
     }
     try {
       const user = await deps.signin.signUp(parsed.value);
+      const previous = deps.cookie.read(request);
+      if (previous) await deps.sessions.destroy(previous);
       const session = await deps.sessions.create(user.id);
       deps.cookie.set(reply, session.token, session.expiresAt);
+      clearProviderSession(reply);
       return reply.redirect(returnTo, 303);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

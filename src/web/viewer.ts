@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     viewer: User | undefined;
     sessionId: string | undefined;
+    /** When the browser session was created, i.e. when the user last entered their password. */
+    sessionCreatedAt: string | undefined;
   }
 }
 
@@ -37,11 +39,13 @@ export function sessionCookie(secure: boolean): SessionCookie {
 export function registerViewer(app: FastifyInstance, deps: { sessions: SessionService; cookie: SessionCookie }) {
   app.decorateRequest('viewer', undefined);
   app.decorateRequest('sessionId', undefined);
+  app.decorateRequest('sessionCreatedAt', undefined);
   app.addHook('preHandler', async (request) => {
     const token = deps.cookie.read(request);
     if (!token) return;
     const resolved = await deps.sessions.resolve(token);
     request.viewer = resolved?.user;
     request.sessionId = resolved?.sessionId;
+    request.sessionCreatedAt = resolved?.createdAt;
   });
 }

@@ -174,6 +174,49 @@ for (const engine of engines) {
       assert.deepEqual(String(tokens.body.scope).split(' ').sort(), ['courses:read', 'email', 'openid']);
     });
 
+    test('another person signing in on the same browser authorizes as themselves', async () => {
+      const web = new WebClient(server.url);
+      const first = await authorizeThroughForms(web, authorizeUrl(server.url, params()), OWNER);
+      assert.ok(first.location.searchParams.get('code'));
+      const signout = await web.get('/signout');
+      await web.postForm('/signout', { _csrf: /name="_csrf" value="([^"]+)"/.exec(signout.text)?.[1] ?? '' });
+      const { verifier, challenge } = pkce();
+      const second = await authorizeThroughForms(
+        web,
+        authorizeUrl(server.url, params({ code_challenge: challenge, scope: 'openid email' })),
+        STUDENT,
+      );
+      const code = second.location.searchParams.get('code');
+      assert.ok(code, `completed: ${second.location} ${second.text.slice(0, 200)}`);
+      const tokens = await tokenRequest(server.url, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirect(),
+        client_id: client.client_id,
+        code_verifier: verifier,
+      });
+      const userinfo = await fetch(`${server.url}/api/oauth/userinfo`, {
+        headers: { authorization: `Bearer ${tokens.body.access_token}` },
+      });
+      assert.equal(((await userinfo.json()) as { email: string }).email, STUDENT.email);
+    });
+
+    test('prompt=login asks for the password even when signed in', async () => {
+      const web = new WebClient(server.url);
+      await web.submit('/signin', '/signin', { email: OWNER.email, password: OWNER.password });
+      let next = new URL(authorizeUrl(server.url, params({ prompt: 'login' })));
+      let response = await web.get(next.pathname + next.search);
+      while (response.location && !response.location.startsWith('/signin')) {
+        next = new URL(response.location, server.url);
+        response = await web.get(next.pathname + next.search);
+      }
+      assert.match(response.location ?? '', /^\/signin\?reauth=1&return_to=%2Foauth%2Finteraction%2F/);
+      const page = await web.get(response.location ?? '');
+      assert.match(page.text, /confirm your password/);
+      const result = await authorizeThroughForms(web, new URL(response.location ?? '', server.url).toString(), OWNER);
+      assert.ok(result.location.searchParams.get('code'), String(result.location));
+    });
+
     test('a user signed out of the school is asked to sign in again', async () => {
       const web = new WebClient(server.url);
       await authorizeThroughForms(web, authorizeUrl(server.url, params()), OWNER);

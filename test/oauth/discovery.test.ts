@@ -87,6 +87,8 @@ for (const engine of engines) {
         assert.deepEqual(doc.grant_types_supported, ['authorization_code', 'refresh_token']);
         assert.deepEqual(doc.code_challenge_methods_supported, ['S256']);
         assert.deepEqual(doc.token_endpoint_auth_methods_supported, ['none', 'client_secret_post']);
+        assert.deepEqual(doc.revocation_endpoint_auth_methods_supported, ['none', 'client_secret_post']);
+        assert.deepEqual(doc.introspection_endpoint_auth_methods_supported, ['none', 'client_secret_post']);
         assert.equal(doc.authorization_response_iss_parameter_supported, true);
         assert.equal(doc.client_id_metadata_document_supported, true);
         assert.equal(doc.service_documentation, `${base}/auth.md`);

@@ -57,6 +57,7 @@ for (const engine of engines) {
       ['localhost', 'http://localhost:8765/callback', /localhost; use http:\/\/127\.0\.0\.1/],
       ['a fragment', 'http://127.0.0.1:8765/callback#frag', /fragment/],
       ['no path', 'http://127.0.0.1:8765', /no path/],
+      ['no path before its query', 'http://127.0.0.1:8765?next=/x', /no path/],
       ['no port', 'http://127.0.0.1/callback', /no port/],
       ['a private address', 'http://192.168.1.10:8765/callback', /not a loopback/],
       ['a public host', 'http://app.example:8765/callback', /not a loopback/],

@@ -14,6 +14,8 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { completeSetup, OWNER, WebClient } from '../support/web-client.ts';
 
 const REDIRECT = 'http://127.0.0.1:47001/callback';
+/** Past OAUTH_REUSE_GRACE_SECONDS (1 s here): a second presentation is then a replay. */
+const afterGrace = () => new Promise((resolve) => setTimeout(resolve, 1100));
 
 for (const engine of engines) {
   describe(`token, refresh, introspection, revocation and userinfo (${engine})`, () => {
@@ -23,7 +25,7 @@ for (const engine of engines) {
     let other: RegisteredClient;
 
     before(async () => {
-      server = await startTestServer(engine, { OAUTH_ACCESS_TOKEN_TTL_SECONDS: '900' });
+      server = await startTestServer(engine, { OAUTH_ACCESS_TOKEN_TTL_SECONDS: '900', OAUTH_REUSE_GRACE_SECONDS: '1' });
       await completeSetup(server.url, server.setupUrl ?? '');
       client = await registerClient(server.url, 47001);
       other = await registerClient(server.url, 47001, { client_name: 'Someone else' });
@@ -184,6 +186,10 @@ for (const engine of engines) {
       const first = await tokenRequest(server.url, form);
       assert.equal(first.status, 200);
       assert.equal((await userinfo(first.body.access_token)).status, 200);
+      const retry = await tokenRequest(server.url, form);
+      assert.equal(retry.body.error, 'invalid_grant', 'a second use within the grace period fails...');
+      assert.equal((await userinfo(first.body.access_token)).status, 200, '...without revoking anything');
+      await afterGrace();
       const replay = await tokenRequest(server.url, form);
       assert.equal(replay.status, 400);
       assert.equal(replay.body.error, 'invalid_grant');
@@ -208,6 +214,9 @@ for (const engine of engines) {
       ]);
       assert.deepEqual(results.map((r) => r.status).sort(), [200, 400, 400]);
       for (const loser of results.filter((r) => r.status === 400)) assert.equal(loser.body.error, 'invalid_grant');
+      const winner = results.find((r) => r.status === 200)?.body;
+      assert.equal((await userinfo(winner?.access_token)).status, 200, "the winner's tokens work");
+      assert.equal((await refresh(String(winner?.refresh_token))).status, 200);
     });
 
     test('refresh tokens rotate; presenting a used one revokes the whole grant', async () => {
@@ -217,6 +226,7 @@ for (const engine of engines) {
       assert.notEqual(rotated.body.refresh_token, t.refresh_token);
       assert.notEqual(rotated.body.access_token, t.access_token);
       assert.equal((await userinfo(rotated.body.access_token)).status, 200);
+      await afterGrace();
       const reuse = await refresh(t.refresh_token);
       assert.equal(reuse.status, 400);
       assert.equal(reuse.body.error, 'invalid_grant');
@@ -233,6 +243,14 @@ for (const engine of engines) {
       const results = await Promise.all([refresh(t.refresh_token), refresh(t.refresh_token), refresh(t.refresh_token)]);
       assert.deepEqual(results.map((r) => r.status).sort(), [200, 400, 400]);
       for (const loser of results.filter((r) => r.status === 400)) assert.equal(loser.body.error, 'invalid_grant');
+      const winner = results.find((r) => r.status === 200)?.body;
+      assert.equal((await userinfo(winner?.access_token)).status, 200, "the winner's tokens work");
+      const next = await refresh(String(winner?.refresh_token));
+      assert.equal(next.status, 200);
+      // A later replay of the original token is a replay, not a race: the whole grant goes.
+      await afterGrace();
+      assert.equal((await refresh(t.refresh_token)).body.error, 'invalid_grant');
+      assert.equal((await userinfo(next.body.access_token)).status, 401);
     });
 
     test('refresh may narrow the scope but not widen it', async () => {

@@ -198,6 +198,48 @@ for (const engine of engines) {
       assert.equal(evil.location, '/');
     });
 
+    test('return_to refuses anything a browser could turn into another origin', async () => {
+      for (const evil of [
+        '/\t/evil.test',
+        '/\n/evil.test',
+        '/\\evil.test',
+        '/\u000b/evil.test',
+        '/ /evil.test',
+        'https://evil.test/',
+      ]) {
+        const client = new WebClient(server.url);
+        const response = await client.submit('/signin', '/signin', {
+          email: OWNER.email,
+          password: OWNER.password,
+          return_to: evil,
+        });
+        assert.equal(response.status, 303, JSON.stringify(evil));
+        assert.equal(response.location, '/', JSON.stringify(evil));
+      }
+      const signedIn = new WebClient(server.url);
+      await signedIn.submit('/signin', '/signin', { email: OWNER.email, password: OWNER.password });
+      assert.equal((await signedIn.get('/signin?return_to=/%09/evil.test')).location, '/');
+      assert.equal((await signedIn.get('/signin?return_to=/courses?x=1')).location, '/courses?x=1');
+    });
+
+    test('concurrent wrong passwords are counted too: at most the limit get through', async () => {
+      const target = 'burst@school.test';
+      await new WebClient(server.url).submit('/signup', '/signup', {
+        name: 'Burst',
+        email: target,
+        password: 'the real password',
+      });
+      const attempts = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const client = new WebClient(server.url);
+          return client.submit('/signin', '/signin', { email: target, password: `parallel guess ${i}` });
+        }),
+      );
+      const statuses = attempts.map((a) => a.status);
+      assert.ok(statuses.filter((s) => s === 401).length <= 3, statuses.join(','));
+      assert.ok(statuses.filter((s) => s === 429).length >= 9, statuses.join(','));
+    });
+
     test('the school can turn sign-up off', async () => {
       await server.database.db.updateTable('school').set({ signup_enabled: 0 }).execute();
       try {

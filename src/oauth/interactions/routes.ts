@@ -3,6 +3,8 @@ import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import { ApiError } from '../../http/errors.ts';
 import type { PageRenderer } from '../../web/page-context.ts';
+import { OAUTH_PATHS } from '../provider.ts';
+import { clearProviderSession } from '../provider-session.ts';
 import { partitionByRole } from '../scopes.ts';
 import { consentPage } from './consent-page.ts';
 
@@ -32,45 +34,77 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: { provider
     return reply.redirect(url, 303);
   };
 
-  app.get<{ Params: Params }>('/oauth/interaction/:uid', { config }, async (request, reply) => {
-    const interaction = await details(request, reply);
-    const viewer = request.viewer;
-    if (!viewer)
-      return reply.redirect(`/signin?return_to=${encodeURIComponent(`/oauth/interaction/${interaction.uid}`)}`, 303);
-    if (interaction.prompt.name === 'login' || interaction.session?.accountId !== viewer.id) {
-      return finish(request, reply, { login: { accountId: viewer.id } }, false);
-    }
-    const params = interaction.params as { client_id: string; redirect_uri: string; scope?: string };
-    const client = await provider.Client.find(params.client_id);
-    if (!client) throw new ApiError('not_found', 'The app that sent this request no longer exists.');
-    const { granted, dropped } = partitionByRole(
-      viewer.role,
-      String(params.scope ?? '')
-        .split(' ')
-        .filter(Boolean),
-    );
-    const redirectOrigin = new URL(params.redirect_uri).origin;
-    // Answering the form redirects to the app; browsers apply form-action to that redirect too.
-    reply.header(
-      'content-security-policy',
-      `default-src 'self'; base-uri 'none'; form-action 'self' ${redirectOrigin}; frame-ancestors 'none'; img-src 'self' data: https:; object-src 'none'; script-src 'self'; style-src 'self'`,
-    );
-    return render(
-      request,
-      reply,
-      `Allow ${client.clientName ?? 'this app'}?`,
-      consentPage({
-        uid: interaction.uid,
-        csrf: reply.generateCsrf(),
-        clientName: client.clientName ?? params.client_id,
-        clientId: params.client_id,
-        redirectUri: params.redirect_uri,
-        granted,
-        dropped,
-        viewerName: viewer.name,
-      }),
-    );
-  });
+  app.get<{ Params: Params; Querystring: { reauth_after?: string } }>(
+    '/oauth/interaction/:uid',
+    { config },
+    async (request, reply) => {
+      const interaction = await details(request, reply);
+      const viewer = request.viewer;
+      const backAfterSignIn = (reauth: boolean) => {
+        const back = `/oauth/interaction/${interaction.uid}?reauth_after=${encodeURIComponent(reply.signCookie(String(Date.now())))}`;
+        return reply.redirect(`/signin?${reauth ? 'reauth=1&' : ''}return_to=${encodeURIComponent(back)}`, 303);
+      };
+      if (!viewer) return backAfterSignIn(false);
+      const params = interaction.params as {
+        client_id: string;
+        redirect_uri: string;
+        scope?: string;
+        prompt?: string;
+        max_age?: string | number;
+      };
+      if (interaction.session?.accountId && interaction.session.accountId !== viewer.id) {
+        // The provider's browser session belongs to someone who signed out since: forget it and start this
+        // authorization again for the person now signed in.
+        clearProviderSession(reply);
+        const restart = new URLSearchParams();
+        for (const [key, value] of Object.entries(params)) if (value !== undefined) restart.set(key, String(value));
+        return reply.redirect(`${OAUTH_PATHS.authorization}?${restart}`, 303);
+      }
+      if (interaction.prompt.name === 'login') {
+        // auth_time is when the user last entered their password; prompt=login and max_age demand a fresher one. The
+        // sign-in page sends the user back here with a signed note of when we asked, so the new sign-in is recognised.
+        const signedInAt = Date.parse(request.sessionCreatedAt ?? '') || 0;
+        const note = request.query.reauth_after ? request.unsignCookie(request.query.reauth_after) : undefined;
+        const askedAt = note?.valid ? Number(note.value) : undefined;
+        const maxAge = params.max_age === undefined ? undefined : Number(params.max_age);
+        const asked =
+          interaction.prompt.reasons.includes('login_prompt') || String(params.prompt ?? '').includes('login');
+        const fresh = askedAt !== undefined && signedInAt > askedAt;
+        const stale = !fresh && (asked || (maxAge !== undefined && Date.now() - signedInAt > maxAge * 1000));
+        if (stale) return backAfterSignIn(true);
+        return finish(request, reply, { login: { accountId: viewer.id, ts: Math.floor(signedInAt / 1000) } }, false);
+      }
+      const client = await provider.Client.find(params.client_id);
+      if (!client) throw new ApiError('not_found', 'The app that sent this request no longer exists.');
+      const { granted, dropped } = partitionByRole(
+        viewer.role,
+        String(params.scope ?? '')
+          .split(' ')
+          .filter(Boolean),
+      );
+      const redirectOrigin = new URL(params.redirect_uri).origin;
+      // Answering the form redirects to the app; browsers apply form-action to that redirect too.
+      reply.header(
+        'content-security-policy',
+        `default-src 'self'; base-uri 'none'; form-action 'self' ${redirectOrigin}; frame-ancestors 'none'; img-src 'self' data: https:; object-src 'none'; script-src 'self'; style-src 'self'`,
+      );
+      return render(
+        request,
+        reply,
+        `Allow ${client.clientName ?? 'this app'}?`,
+        consentPage({
+          uid: interaction.uid,
+          csrf: reply.generateCsrf(),
+          clientName: client.clientName ?? params.client_id,
+          clientId: params.client_id,
+          redirectUri: params.redirect_uri,
+          granted,
+          dropped,
+          viewerName: viewer.name,
+        }),
+      );
+    },
+  );
 
   app.post<{ Params: Params; Body: { decision?: string } }>(
     '/oauth/interaction/:uid/consent',
