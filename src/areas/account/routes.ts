@@ -1,5 +1,80 @@
-// STUB: replaced by the area implementation.
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { errorResponses } from '../../http/schemas.ts';
+import {
+  Account,
+  AccountUpdate,
+  ClientIdParams,
+  ConnectedAppListQuery,
+  ConnectedAppPage,
+  PasswordChange,
+} from './schema.ts';
 import type { AccountService } from './service.ts';
 
-export function accountRoutes(_app: FastifyInstance, _service: AccountService) {}
+const tags = ['account'];
+// The account is always someone's: anonymous callers get 403 insufficient_scope, so no route is anonymous.
+const read = { scope: 'account:read' } as const;
+const write = { scope: 'account:write' } as const;
+
+export function accountRoutes(app: FastifyInstance, service: AccountService) {
+  app.get('/api/v1/account', {
+    config: read,
+    schema: {
+      operationId: 'getAccount',
+      tags,
+      summary: 'Get the signed-in user’s account',
+      response: { 200: Account, ...errorResponses(401, 403) },
+    },
+    handler: async (request) => service.get(request.principal),
+  });
+
+  app.patch<{ Body: AccountUpdate }>('/api/v1/account', {
+    config: write,
+    schema: {
+      operationId: 'updateAccount',
+      tags,
+      summary: 'Change your name, email address or locale',
+      body: AccountUpdate,
+      response: { 200: Account, ...errorResponses(400, 401, 403, 409) },
+    },
+    handler: async (request) => service.update(request.principal, request.body),
+  });
+
+  app.post<{ Body: PasswordChange }>('/api/v1/account/password', {
+    config: write,
+    schema: {
+      operationId: 'changePassword',
+      tags,
+      summary: 'Change your password (signs out every browser session of yours)',
+      body: PasswordChange,
+      response: { 204: Type.Null(), ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request, reply) =>
+      reply.code(204).send(await service.changePassword(request.principal, request.body)),
+  });
+
+  app.get('/api/v1/account/apps', {
+    config: read,
+    schema: {
+      operationId: 'listConnectedApps',
+      tags,
+      summary: 'List the apps you connected to your account (the whole list, one page)',
+      querystring: ConnectedAppListQuery,
+      response: { 200: ConnectedAppPage, ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request) => service.listConnectedApps(request.principal),
+  });
+
+  app.delete<{ Params: { client_id: string } }>('/api/v1/account/apps/:client_id', {
+    config: write,
+    schema: {
+      operationId: 'revokeConnectedApp',
+      tags,
+      summary: 'Disconnect an app: its grants and tokens end at once',
+      params: ClientIdParams,
+      response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request, reply) =>
+      reply.code(204).send(await service.revokeConnectedApp(request.principal, request.params.client_id)),
+  });
+}

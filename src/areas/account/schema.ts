@@ -1,2 +1,74 @@
-// STUB: replaced by the area implementation.
-export {};
+import Type, { type Static } from 'typebox';
+import { Id, Page, Timestamp } from '../../http/schemas.ts';
+import { Email, Password, PersonName } from '../../identity/schema.ts';
+import { PASSWORD_MAX_LENGTH } from '../../security/passwords.ts';
+
+const Role = Type.Union([Type.Literal('owner'), Type.Literal('staff'), Type.Literal('student')], {
+  description: 'Set by the school; read-only here',
+});
+const Locale = Type.String({
+  minLength: 2,
+  maxLength: 35,
+  pattern: '^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$',
+  description: 'A BCP 47 language tag such as en, de-CH or pt-BR; stored in its canonical form',
+});
+
+export const Account = Type.Object(
+  {
+    id: Id('usr'),
+    name: Type.String(),
+    email: Type.String({ description: 'Lower-case; sign-in is case-insensitive' }),
+    locale: Type.Union([Type.String(), Type.Null()], { description: 'null means the school default' }),
+    role: Role,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Account' },
+);
+export type Account = Static<typeof Account>;
+
+export const AccountUpdate = Type.Object(
+  {
+    name: Type.Optional(PersonName),
+    email: Type.Optional(Email),
+    locale: Type.Optional(Type.Union([Locale, Type.Null()])),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type AccountUpdate = Static<typeof AccountUpdate>;
+
+export const PasswordChange = Type.Object(
+  {
+    current_password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
+    new_password: Password,
+  },
+  { additionalProperties: false },
+);
+export type PasswordChange = Static<typeof PasswordChange>;
+
+export const ConnectedApp = Type.Object(
+  {
+    client_id: Type.String(),
+    client_name: Type.String(),
+    scopes: Type.Array(Type.String(), { description: 'Every scope the user granted the app, merged over its grants' }),
+    granted_at: Timestamp,
+  },
+  { $id: 'ConnectedApp' },
+);
+export type ConnectedApp = Static<typeof ConnectedApp>;
+
+/** The apps one user connected: a short list, returned whole (has_more is always false), newest grant first. */
+export const ConnectedAppPage = Page(ConnectedApp);
+
+export const ConnectedAppListQuery = Type.Object({}, { additionalProperties: false });
+
+export const ClientIdParams = Type.Object(
+  {
+    client_id: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: 'The client_id of the app (URL-encoded when it is a Client ID Metadata Document URL)',
+    }),
+  },
+  { additionalProperties: false },
+);

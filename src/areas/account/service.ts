@@ -1,14 +1,128 @@
-// STUB: replaced by the area implementation.
-
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { errors } from '../../http/errors.ts';
+import type { Principal } from '../../http/principal.ts';
+import { normalizeEmail } from '../../identity/schema.ts';
 import type { SessionService } from '../../identity/sessions.ts';
 import type { ConnectedAppsService } from '../../oauth/connected-apps.ts';
+import { hashPassword, verifyPassword } from '../../security/passwords.ts';
 import type { AreaDeps } from '../deps.ts';
+import type { Account, AccountUpdate, PasswordChange } from './schema.ts';
 import type { AccountStore } from './store.ts';
 
+type AccountRow = NonNullable<Awaited<ReturnType<AccountStore['findById']>>>;
+
+export const toAccount = (row: AccountRow): Account => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  locale: row.locale,
+  role: row.role,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+/** The canonical form of a BCP 47 tag (`en-gb` -> `en-GB`), or undefined when the tag is not well-formed. */
+function canonicalLocale(tag: string): string | undefined {
+  try {
+    return Intl.getCanonicalLocales(tag)[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The signed-in user's own account: profile, password and the apps they connected. Every operation acts on the
+ * token's user and nobody else, so staff and students are served alike; the role is shown but never changed here.
+ */
 export function accountService(
   deps: AreaDeps & { store: AccountStore } & { sessions: SessionService; connectedApps: ConnectedAppsService },
 ) {
-  return { deps };
+  const { db, clock, store, sessions, connectedApps } = deps;
+
+  // The guard admits no anonymous caller to these routes; this keeps the service safe when called directly.
+  const userIdOf = (principal: Principal) => {
+    if (principal.kind !== 'user') throw errors.notFound('account');
+    return principal.userId;
+  };
+
+  async function load(userId: string) {
+    const row = await store.findById(db, userId);
+    if (!row) throw errors.notFound('account');
+    return row;
+  }
+
+  const emailTaken = () => errors.conflict('Another account already uses this email address; choose another address.');
+
+  return {
+    async get(principal: Principal) {
+      return toAccount(await load(userIdOf(principal)));
+    },
+
+    async update(principal: Principal, input: AccountUpdate) {
+      const userId = userIdOf(principal);
+      const row = await load(userId);
+      const changes: Partial<AccountRow> = {};
+      if (input.name !== undefined) {
+        const name = input.name.trim();
+        if (!name) {
+          throw errors.invalidRequest('name must not be blank; send your name.', [
+            { field: 'name', code: 'blank', message: 'Send a name with at least one visible character.' },
+          ]);
+        }
+        changes.name = name;
+      }
+      if (input.locale !== undefined) {
+        const locale = input.locale === null ? null : canonicalLocale(input.locale);
+        if (locale === undefined) {
+          throw errors.invalidRequest(`${input.locale} is not a BCP 47 language tag; send one such as en or de-CH.`, [
+            { field: 'locale', code: 'format', message: 'Use a BCP 47 language tag such as en or de-CH.' },
+          ]);
+        }
+        changes.locale = locale;
+      }
+      if (input.email !== undefined) {
+        const email = normalizeEmail(input.email);
+        if (email !== row.email && (await store.emailTakenByOther(db, email, userId))) throw emailTaken();
+        changes.email = email;
+      }
+      changes.updated_at = clock.now().toISOString();
+      try {
+        await store.update(db, userId, changes);
+      } catch (error) {
+        throw isUniqueViolation(error) ? emailTaken() : error;
+      }
+      return toAccount({ ...row, ...changes });
+    },
+
+    /**
+     * Checks the current password, stores the new one and ends every browser session of the user, so a browser
+     * signed in by someone who knew the old password is signed out. Tokens of connected apps stay valid: they are
+     * ended one by one under connected apps.
+     */
+    async changePassword(principal: Principal, input: PasswordChange) {
+      const userId = userIdOf(principal);
+      const stored = await store.passwordHash(db, userId);
+      if (!stored) throw errors.notFound('account');
+      if (!(await verifyPassword(input.current_password, stored))) {
+        throw errors.invalidRequest('The current password is incorrect; send the password you sign in with now.', [
+          { field: 'current_password', code: 'incorrect', message: 'This is not your current password.' },
+        ]);
+      }
+      const passwordHash = await hashPassword(input.new_password);
+      await store.update(db, userId, { password_hash: passwordHash, updated_at: clock.now().toISOString() });
+      await sessions.destroyAllForUser(userId);
+    },
+
+    async listConnectedApps(principal: Principal) {
+      const data = await connectedApps.list(userIdOf(principal));
+      return { data, has_more: false, next_cursor: null };
+    },
+
+    /** Ends the app's grants and with them its tokens at once (also the calling token, when it is that app's). */
+    async revokeConnectedApp(principal: Principal, clientId: string) {
+      if (!(await connectedApps.revoke(userIdOf(principal), clientId))) throw errors.notFound('connected app');
+    },
+  };
 }
 
 export type AccountService = ReturnType<typeof accountService>;

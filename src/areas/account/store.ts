@@ -1,6 +1,27 @@
-// STUB: replaced by the area implementation.
+import type { Executor, UsersTable } from '../../db/tables.ts';
+
+const ACCOUNT_COLUMNS = ['id', 'name', 'email', 'locale', 'role', 'created_at', 'updated_at'] as const;
+
 export function accountStore() {
-  return {};
+  return {
+    findById: (ex: Executor, id: string) =>
+      ex.selectFrom('users').select(ACCOUNT_COLUMNS).where('id', '=', id).executeTakeFirst(),
+
+    passwordHash: async (ex: Executor, id: string) =>
+      (await ex.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirst())?.password_hash,
+
+    emailTakenByOther: async (ex: Executor, email: string, exceptId: string) =>
+      (await ex
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .where('id', '!=', exceptId)
+        .executeTakeFirst()) !== undefined,
+
+    update: async (ex: Executor, id: string, changes: Partial<Omit<UsersTable, 'id' | 'role'>>) => {
+      await ex.updateTable('users').set(changes).where('id', '=', id).execute();
+    },
+  };
 }
 
 export type AccountStore = ReturnType<typeof accountStore>;

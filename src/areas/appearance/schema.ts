@@ -1,2 +1,80 @@
-// STUB: replaced by the area implementation.
-export {};
+import Type, { type Static } from 'typebox';
+import { Timestamp } from '../../http/schemas.ts';
+
+/** Fonts every browser has, so school pages never fetch fonts from a third party. */
+export const FONTS = [
+  'system-ui',
+  'sans-serif',
+  'serif',
+  'monospace',
+  'Georgia',
+  'Helvetica',
+  'Verdana',
+  'Times New Roman',
+] as const;
+
+export const NAVIGATION_MAX_ITEMS = 20;
+export const CUSTOM_CSS_MAX_LENGTH = 20_000;
+
+const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'A colour as #rrggbb' });
+const Font = Type.Enum(FONTS, { description: `One of: ${FONTS.join(', ')}` });
+const Url = Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://' });
+
+const colorFields = { primary: Color, accent: Color, background: Color, text: Color };
+const fontFields = { heading: Font, body: Font };
+
+const NavigationItem = Type.Object(
+  {
+    label: Type.String({ minLength: 1, maxLength: 40 }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: 'A path on this site starting with "/" (e.g. /courses) or an https:// URL',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const Appearance = Type.Object(
+  {
+    logo_url: Type.Union([Type.String(), Type.Null()]),
+    colors: Type.Object(colorFields),
+    fonts: Type.Object(fontFields),
+    navigation: Type.Array(NavigationItem),
+    custom_css: Type.String(),
+    updated_at: Type.Union([Timestamp, Type.Null()], { description: 'null while the defaults are in use' }),
+  },
+  { $id: 'Appearance' },
+);
+export type Appearance = Static<typeof Appearance>;
+
+export const AppearanceUpdate = Type.Object(
+  {
+    logo_url: Type.Optional(Type.Union([Url, Type.Null()])),
+    colors: Type.Optional(
+      Type.Partial(Type.Object(colorFields), {
+        additionalProperties: false,
+        minProperties: 1,
+        description: 'Only the colours given change',
+      }),
+    ),
+    fonts: Type.Optional(
+      Type.Partial(Type.Object(fontFields), {
+        additionalProperties: false,
+        minProperties: 1,
+        description: 'Only the fonts given change',
+      }),
+    ),
+    navigation: Type.Optional(
+      Type.Array(NavigationItem, { maxItems: NAVIGATION_MAX_ITEMS, description: 'Replaces the whole menu' }),
+    ),
+    custom_css: Type.Optional(
+      Type.String({
+        maxLength: CUSTOM_CSS_MAX_LENGTH,
+        description: 'CSS added to every page; "</style" and "@import" are refused',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type AppearanceUpdate = Static<typeof AppearanceUpdate>;

@@ -1,9 +1,125 @@
-// STUB: replaced by the area implementation.
+import type { AppearanceTable } from '../../db/tables.ts';
+import { errors } from '../../http/errors.ts';
 import type { AreaDeps } from '../deps.ts';
+import type { Appearance, AppearanceUpdate } from './schema.ts';
 import type { AppearanceStore } from './store.ts';
 
+/** What a school looks like until staff change it. */
+export const DEFAULT_APPEARANCE: Appearance = {
+  logo_url: null,
+  colors: { primary: '#1d4ed8', accent: '#c2410c', background: '#ffffff', text: '#1f2937' },
+  fonts: { heading: 'system-ui', body: 'system-ui' },
+  navigation: [],
+  custom_css: '',
+  updated_at: null,
+};
+
+function toAppearance(row: AppearanceTable): Appearance {
+  return {
+    logo_url: row.logo_url,
+    colors: JSON.parse(row.colors) as Appearance['colors'],
+    fonts: JSON.parse(row.fonts) as Appearance['fonts'],
+    navigation: JSON.parse(row.navigation) as Appearance['navigation'],
+    custom_css: row.custom_css,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Decodes CSS escapes ("\69" is "i"), which the CSS parser applies inside at-rule names. */
+function decodeCssEscapes(css: string): string {
+  return css
+    .replace(/\\([0-9a-fA-F]{1,6})[ \t\n\r\f]?/g, (_, hex: string) => {
+      const code = Number.parseInt(hex, 16);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '\uFFFD';
+    })
+    .replace(/\\(.)/gs, '$1');
+}
+
+function checkCustomCss(css: string) {
+  // The CSS is placed inside a <style> element: "</style" would end it and let the rest be read as HTML.
+  if (/<\/style/i.test(css)) {
+    throw errors.invalidRequest('custom_css must not contain "</style"; remove it.', [
+      { field: 'custom_css', code: 'forbidden', message: 'Remove "</style".' },
+    ]);
+  }
+  // @import would load a stylesheet from elsewhere on every page; an escaped spelling ("@\69mport") counts too.
+  if (/@import/i.test(decodeCssEscapes(css))) {
+    throw errors.invalidRequest(
+      'custom_css must not use @import; paste the rules of the imported stylesheet into custom_css instead.',
+      [{ field: 'custom_css', code: 'forbidden', message: 'Remove @import.' }],
+    );
+  }
+}
+
+function lowerCased(colors: AppearanceUpdate['colors']) {
+  return Object.fromEntries(Object.entries(colors ?? {}).map(([key, value]) => [key, value.toLowerCase()]));
+}
+
+/** A path on this site ("/courses", but not "//host" or "/\host", which browsers treat as another site) or https. */
+function isNavigationUrl(url: string): boolean {
+  if (/[\s\\\p{Cc}]/u.test(url)) return false;
+  if (url.startsWith('/')) return !url.startsWith('//');
+  if (!url.startsWith('https://') || !URL.canParse(url)) return false;
+  return new URL(url).hostname !== '';
+}
+
+function checkNavigation(items: Appearance['navigation']): Appearance['navigation'] {
+  return items.map((item, index) => {
+    const label = item.label.trim();
+    if (!label) {
+      throw errors.invalidRequest(`navigation[${index}].label must not be blank; give the menu item a label.`, [
+        { field: `navigation.${index}.label`, code: 'blank', message: 'Give the menu item a label.' },
+      ]);
+    }
+    if (!isNavigationUrl(item.url)) {
+      throw errors.invalidRequest(
+        `navigation[${index}].url must be a path on this site starting with "/" (e.g. /courses) or an https:// URL.`,
+        [{ field: `navigation.${index}.url`, code: 'format', message: 'Use a path like /courses or an https:// URL.' }],
+      );
+    }
+    return { label, url: item.url };
+  });
+}
+
+/**
+ * The school's look: logo, colours, fonts, navigation menu and custom CSS. It is public (every page shows it). Until
+ * staff change something the defaults apply and nothing is stored; the first change stores the whole record.
+ * Colours and fonts change key by key; the navigation is replaced as a whole.
+ */
 export function appearanceService(deps: AreaDeps & { store: AppearanceStore }) {
-  return { deps };
+  const { db, clock, store } = deps;
+
+  const current = async () => {
+    const row = await store.get(db);
+    return row ? toAppearance(row) : DEFAULT_APPEARANCE;
+  };
+
+  return {
+    get: current,
+
+    async update(input: AppearanceUpdate) {
+      if (input.custom_css !== undefined) checkCustomCss(input.custom_css);
+      const navigation = input.navigation === undefined ? undefined : checkNavigation(input.navigation);
+      const base = await current();
+      const next: Appearance = {
+        logo_url: input.logo_url === undefined ? base.logo_url : input.logo_url,
+        colors: { ...base.colors, ...lowerCased(input.colors) },
+        fonts: { ...base.fonts, ...input.fonts },
+        navigation: navigation ?? base.navigation,
+        custom_css: input.custom_css ?? base.custom_css,
+        updated_at: clock.now().toISOString(),
+      };
+      await store.upsert(db, {
+        logo_url: next.logo_url,
+        colors: JSON.stringify(next.colors),
+        fonts: JSON.stringify(next.fonts),
+        navigation: JSON.stringify(next.navigation),
+        custom_css: next.custom_css,
+        updated_at: next.updated_at as string,
+      });
+      return next;
+    },
+  };
 }
 
 export type AppearanceService = ReturnType<typeof appearanceService>;

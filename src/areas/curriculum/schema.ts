@@ -1,2 +1,197 @@
-// STUB: replaced by the area implementation.
-export {};
+import Type, { type Static } from 'typebox';
+import { Id, IdParams, Page, Timestamp } from '../../http/schemas.ts';
+
+/** A course holds at most this many sections and a section this many lessons, so their lists need no cursor. */
+export const MAX_SECTIONS_PER_COURSE = 100;
+export const MAX_LESSONS_PER_SECTION = 100;
+
+const Status = Type.Union([Type.Literal('draft'), Type.Literal('published')]);
+const Title = Type.String({ minLength: 1, maxLength: 200 });
+const Position = (description: string) => Type.Integer({ minimum: 0, maximum: 1000, description });
+const Url = Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://' });
+const AvailableAt = Type.Union([Timestamp, Type.Null()], {
+  description:
+    'When drip opens this to the caller; null when it is open already, or when enrollment (not time) unlocks it',
+});
+
+const DripType = Type.Union([Type.Literal('none'), Type.Literal('days_after_enrollment'), Type.Literal('on_date')], {
+  description:
+    'none: open at once; days_after_enrollment: opens `days` days after the student enrolled; on_date: opens at `date`',
+});
+
+export const Drip = Type.Object({
+  type: DripType,
+  days: Type.Union([Type.Integer(), Type.Null()]),
+  date: Type.Union([Timestamp, Type.Null()]),
+});
+export type Drip = Static<typeof Drip>;
+
+export const DripInput = Type.Object(
+  {
+    type: DripType,
+    days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'With days_after_enrollment only' })),
+    date: Type.Optional(Type.String({ format: 'date-time', description: 'With on_date only' })),
+  },
+  { additionalProperties: false },
+);
+export type DripInput = Static<typeof DripInput>;
+
+export const Section = Type.Object(
+  {
+    id: Id('sec'),
+    course_id: Id('crs'),
+    title: Type.String(),
+    position: Type.Integer(),
+    drip: Drip,
+    status: Status,
+    available_at: AvailableAt,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Section' },
+);
+export type Section = Static<typeof Section>;
+
+export const SectionCreate = Type.Object(
+  {
+    title: Title,
+    drip: Type.Optional(DripInput),
+    position: Type.Optional(Position('Where to insert it (0-based); the end when absent')),
+  },
+  { additionalProperties: false },
+);
+export type SectionCreate = Static<typeof SectionCreate>;
+
+export const SectionUpdate = Type.Object(
+  { title: Type.Optional(Title), drip: Type.Optional(DripInput) },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type SectionUpdate = Static<typeof SectionUpdate>;
+
+export const SectionListQuery = Type.Object(
+  { status: Type.Optional(Status) },
+  {
+    additionalProperties: false,
+    description: `Sections come in position order, all in one page (a course has at most ${MAX_SECTIONS_PER_COURSE})`,
+  },
+);
+export type SectionListQuery = Static<typeof SectionListQuery>;
+
+export const SectionPage = Page(Section);
+
+export const SectionReorder = Type.Object(
+  {
+    section_ids: Type.Array(Id('sec'), {
+      maxItems: MAX_SECTIONS_PER_COURSE,
+      uniqueItems: true,
+      description: 'Every section of the course exactly once, in the new order',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type SectionReorder = Static<typeof SectionReorder>;
+
+const LessonType = Type.Union([
+  Type.Literal('text'),
+  Type.Literal('video'),
+  Type.Literal('audio'),
+  Type.Literal('pdf'),
+  Type.Literal('download'),
+  Type.Literal('embed'),
+  Type.Literal('quiz'),
+]);
+
+export const Lesson = Type.Object(
+  {
+    id: Id('les'),
+    course_id: Id('crs'),
+    section_id: Id('sec'),
+    title: Type.String(),
+    type: LessonType,
+    body: Type.Union([Type.String(), Type.Null()], { description: 'null when locked' }),
+    asset_url: Type.Union([Type.String(), Type.Null()], { description: 'null when locked or when there is none' }),
+    duration_s: Type.Union([Type.Integer(), Type.Null()]),
+    is_preview: Type.Boolean({ description: 'A free sample: its body is open to everyone who can see the course' }),
+    position: Type.Integer(),
+    status: Status,
+    locked: Type.Boolean({
+      description: 'true when the caller may not see the body yet: enroll in the course, or wait until available_at',
+    }),
+    available_at: AvailableAt,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Lesson' },
+);
+export type Lesson = Static<typeof Lesson>;
+
+const lessonWritable = {
+  title: Title,
+  type: LessonType,
+  body: Type.String({ maxLength: 100_000, description: 'Text, quiz definition or embed code, by type' }),
+  asset_url: Type.Union([Url, Type.Null()], { description: 'The video, audio, pdf or download file' }),
+  duration_s: Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000 }), Type.Null()]),
+  is_preview: Type.Boolean(),
+};
+
+export const LessonCreate = Type.Object(
+  {
+    title: lessonWritable.title,
+    type: Type.Optional(LessonType),
+    body: Type.Optional(lessonWritable.body),
+    asset_url: Type.Optional(lessonWritable.asset_url),
+    duration_s: Type.Optional(lessonWritable.duration_s),
+    is_preview: Type.Optional(lessonWritable.is_preview),
+    position: Type.Optional(Position('Where to insert it in the section (0-based); the end when absent')),
+  },
+  { additionalProperties: false },
+);
+export type LessonCreate = Static<typeof LessonCreate>;
+
+export const LessonUpdate = Type.Object(
+  {
+    title: Type.Optional(lessonWritable.title),
+    type: Type.Optional(lessonWritable.type),
+    body: Type.Optional(lessonWritable.body),
+    asset_url: Type.Optional(lessonWritable.asset_url),
+    duration_s: Type.Optional(lessonWritable.duration_s),
+    is_preview: Type.Optional(lessonWritable.is_preview),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type LessonUpdate = Static<typeof LessonUpdate>;
+
+export const LessonListQuery = Type.Object(
+  { status: Type.Optional(Status), type: Type.Optional(LessonType) },
+  {
+    additionalProperties: false,
+    description: `Lessons come in position order, all in one page (a section has at most ${MAX_LESSONS_PER_SECTION})`,
+  },
+);
+export type LessonListQuery = Static<typeof LessonListQuery>;
+
+export const LessonPage = Page(Lesson);
+
+export const LessonMove = Type.Object(
+  {
+    section_id: Id('sec'),
+    position: Type.Optional(Position('Place in the target section (0-based); the end when absent')),
+  },
+  { additionalProperties: false },
+);
+export type LessonMove = Static<typeof LessonMove>;
+
+export const LessonReorder = Type.Object(
+  {
+    lesson_ids: Type.Array(Id('les'), {
+      maxItems: MAX_LESSONS_PER_SECTION,
+      uniqueItems: true,
+      description: 'Every lesson of the section exactly once, in the new order',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type LessonReorder = Static<typeof LessonReorder>;
+
+export const SectionIdParams = IdParams('sec');
+export const LessonIdParams = IdParams('les');

@@ -1,11 +1,505 @@
-// STUB: replaced by the area implementation.
-
+import { newId } from '../../db/ids.ts';
+import type { CoursesTable, Executor, LessonsTable, SectionsTable } from '../../db/tables.ts';
+import { errors } from '../../http/errors.ts';
+import { isStaff, type Principal } from '../../http/principal.ts';
 import type { CoursesService } from '../courses/service.ts';
 import type { AreaDeps } from '../deps.ts';
+import {
+  type DripInput,
+  type Lesson,
+  type LessonCreate,
+  type LessonListQuery,
+  type LessonMove,
+  type LessonUpdate,
+  MAX_LESSONS_PER_SECTION,
+  MAX_SECTIONS_PER_COURSE,
+  type Section,
+  type SectionCreate,
+  type SectionListQuery,
+  type SectionUpdate,
+} from './schema.ts';
 import type { CurriculumStore } from './store.ts';
 
-export function curriculumService(deps: AreaDeps & { store: CurriculumStore } & { courses: CoursesService }) {
-  return { deps };
+/**
+ * What a caller may see of one course's curriculum. `staff` sees everything; otherwise only published sections and
+ * lessons, with bodies of previews, and — for an enrolled student (`enrolledAt` set) — of every lesson drip has opened.
+ */
+type Access = { staff: boolean; enrolledAt: Date | null };
+
+type DripColumns = Pick<SectionsTable, 'drip_type' | 'drip_days' | 'drip_date'>;
+
+const DAY_MS = 86_400_000;
+const STAFF_ACCESS: Access = { staff: true, enrolledAt: null };
+/** Staff views ignore drip, so they need no section to compute it from. */
+const NO_DRIP: DripColumns = { drip_type: 'none', drip_days: null, drip_date: null };
+
+/** When drip opens a section to a student enrolled at `enrolledAt`; null when it never holds it back. */
+function opensAt(section: DripColumns, enrolledAt: Date | null): Date | null {
+  if (section.drip_type === 'on_date' && section.drip_date) return new Date(section.drip_date);
+  if (section.drip_type === 'days_after_enrollment' && enrolledAt && section.drip_days !== null) {
+    return new Date(enrolledAt.getTime() + Number(section.drip_days) * DAY_MS);
+  }
+  return null;
+}
+
+const list = <T>(data: T[]) => ({ data, has_more: false, next_cursor: null });
+
+/**
+ * Sections and lessons of a course. Positions are dense (0..n-1) per course and per section; every change of them
+ * runs in one transaction holding the course's lock. Non-staff callers see published sections and lessons of courses
+ * visible to them (courses.visibleTo), anything else is 404; a lesson's body and asset are open to staff, for
+ * previews, and to enrolled students once the section's drip has opened — otherwise the lesson comes `locked`.
+ */
+export function curriculumService(deps: AreaDeps & { store: CurriculumStore; courses: CoursesService }) {
+  const { db, clock, store, courses } = deps;
+  const now = () => clock.now().toISOString();
+
+  async function accessTo(principal: Principal, course: CoursesTable): Promise<Access | undefined> {
+    if (isStaff(principal)) return STAFF_ACCESS;
+    if (!(await courses.visibleTo(principal, course, false))) return undefined;
+    if (principal.kind !== 'user') return { staff: false, enrolledAt: null };
+    const enrollment = await store.accessEnrollment(db, course.id, principal.userId);
+    const current = enrollment && (!enrollment.expires_at || enrollment.expires_at > now());
+    return { staff: false, enrolledAt: current ? new Date(enrollment.enrolled_at) : null };
+  }
+
+  async function accessToCourseId(principal: Principal, courseId: string) {
+    const course = await store.findCourse(db, courseId);
+    return course ? accessTo(principal, course) : undefined;
+  }
+
+  /** Whether drip still holds a section back from this caller, and until when. */
+  function dripHold(section: DripColumns, access: Access): Date | null {
+    if (access.staff || !access.enrolledAt) return null;
+    const at = opensAt(section, access.enrolledAt);
+    return at && at > clock.now() ? at : null;
+  }
+
+  function toSection(row: SectionsTable, access: Access): Section {
+    return {
+      id: row.id,
+      course_id: row.course_id,
+      title: row.title,
+      position: Number(row.position),
+      drip: {
+        type: row.drip_type,
+        days: row.drip_days === null ? null : Number(row.drip_days),
+        date: row.drip_date,
+      },
+      status: row.status,
+      available_at: dripHold(row, access)?.toISOString() ?? null,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  function toLesson(row: LessonsTable, section: DripColumns, access: Access): Lesson {
+    const preview = Number(row.is_preview) === 1;
+    const hold = access.staff || preview ? null : dripHold(section, access);
+    const locked = !access.staff && !preview && (!access.enrolledAt || hold !== null);
+    return {
+      id: row.id,
+      course_id: row.course_id,
+      section_id: row.section_id,
+      title: row.title,
+      type: row.type,
+      body: locked ? null : row.body,
+      asset_url: locked ? null : row.asset_url,
+      duration_s: row.duration_s === null ? null : Number(row.duration_s),
+      is_preview: preview,
+      position: Number(row.position),
+      status: row.status,
+      locked,
+      available_at: hold?.toISOString() ?? null,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  /** A section the caller may see, with their access to its course; undefined when it is 404 to them. */
+  async function visibleSection(principal: Principal, id: string) {
+    const section = await store.findSection(db, id);
+    if (!section) return undefined;
+    const access = await accessToCourseId(principal, section.course_id);
+    if (!access || (!access.staff && section.status !== 'published')) return undefined;
+    return { section, access };
+  }
+
+  async function visibleLesson(principal: Principal, id: string) {
+    const lesson = await store.findLessonWithSection(db, id);
+    if (!lesson) return undefined;
+    const access = await accessToCourseId(principal, lesson.course_id);
+    if (!access) return undefined;
+    if (!access.staff && (lesson.status !== 'published' || lesson.section_status !== 'published')) return undefined;
+    return { lesson, access };
+  }
+
+  function dripColumns(drip: DripInput): DripColumns {
+    const field = (name: string, message: string) =>
+      errors.invalidRequest(`drip.${name}: ${message}`, [{ field: `drip.${name}`, code: 'drip', message }]);
+    if (drip.type !== 'days_after_enrollment' && drip.days !== undefined)
+      throw field('days', 'days goes only with type days_after_enrollment; remove it.');
+    if (drip.type !== 'on_date' && drip.date !== undefined)
+      throw field('date', 'date goes only with type on_date; remove it.');
+    if (drip.type === 'days_after_enrollment' && drip.days === undefined)
+      throw field('days', 'days_after_enrollment needs days (1–3650).');
+    if (drip.type === 'on_date' && drip.date === undefined)
+      throw field('date', 'on_date needs a date (RFC 3339, e.g. 2030-01-31T09:00:00Z).');
+    return {
+      drip_type: drip.type,
+      drip_days: drip.days ?? null,
+      drip_date: drip.date === undefined ? null : new Date(drip.date).toISOString(),
+    };
+  }
+
+  function trimmedTitle(title: string) {
+    const trimmed = title.trim();
+    if (!trimmed) {
+      throw errors.invalidRequest('title: must not be blank.', [
+        { field: 'title', code: 'blank', message: 'Give it a title that is not only spaces.' },
+      ]);
+    }
+    return trimmed;
+  }
+
+  /** The place to insert at among `count` items: the end when absent, else 0..count. */
+  function placeAt(position: number | undefined, count: number) {
+    if (position === undefined) return count;
+    if (position > count) {
+      throw errors.invalidRequest(`position: must be between 0 and ${count} here; omit it to add at the end.`, [
+        { field: 'position', code: 'maximum', message: `At most ${count}.` },
+      ]);
+    }
+    return position;
+  }
+
+  /** Why a lesson cannot be published as it is, if it cannot. */
+  function contentProblem(row: Pick<LessonsTable, 'type' | 'body' | 'asset_url'>): string | undefined {
+    const hasBody = row.body.trim() !== '';
+    switch (row.type) {
+      case 'text':
+      case 'quiz':
+        return hasBody ? undefined : `A ${row.type} lesson needs a body before it can be published; set body.`;
+      case 'embed':
+        return hasBody || row.asset_url ? undefined : 'An embed lesson needs a body (embed code) or an asset_url.';
+      default:
+        return row.asset_url ? undefined : `A ${row.type} lesson needs an asset_url before it can be published.`;
+    }
+  }
+
+  /** Runs `fn` in a transaction that holds the course's curriculum lock. */
+  const inCourse = <T>(courseId: string, fn: (trx: Executor) => Promise<T>) =>
+    db.transaction().execute(async (trx) => {
+      await store.lockCourse(trx, courseId);
+      return fn(trx);
+    });
+
+  async function sectionForWrite(ex: Executor, id: string) {
+    const row = await store.findSection(ex, id);
+    if (!row) throw errors.notFound('section');
+    return row;
+  }
+
+  async function lessonForWrite(ex: Executor, id: string) {
+    const row = await store.findLesson(ex, id);
+    if (!row) throw errors.notFound('lesson');
+    return row;
+  }
+
+  /** Checks that `ids` names every item of `current` exactly once. */
+  function checkPermutation(field: string, what: string, ids: string[], current: string[]) {
+    const known = new Set(current);
+    const given = new Set(ids);
+    const missing = current.filter((id) => !given.has(id));
+    const unknown = ids.filter((id) => !known.has(id));
+    if (missing.length || unknown.length) {
+      const parts = [
+        missing.length ? `missing ${missing.join(', ')}` : '',
+        unknown.length ? `not in this ${what} ${unknown.join(', ')}` : '',
+      ].filter(Boolean);
+      const message =
+        `${field} must list every one of the ${current.length} items of this ${what} exactly once ` +
+        `(${parts.join('; ')}).`;
+      throw errors.invalidRequest(`${field}: ${message}`, [{ field, code: 'permutation', message }]);
+    }
+  }
+
+  async function sectionTransition(id: string, to: SectionsTable['status']) {
+    const row = await sectionForWrite(db, id);
+    if (row.status === to) return toSection(row, STAFF_ACCESS);
+    const changes = { status: to, updated_at: now() };
+    await store.updateSection(db, id, changes);
+    return toSection({ ...row, ...changes }, STAFF_ACCESS);
+  }
+
+  async function lessonTransition(id: string, to: LessonsTable['status']) {
+    const row = await lessonForWrite(db, id);
+    if (row.status === to) return toLesson(row, NO_DRIP, STAFF_ACCESS);
+    const problem = to === 'published' ? contentProblem(row) : undefined;
+    if (problem) throw errors.conflict(`${problem} (PATCH /api/v1/lessons/${id})`);
+    const changes = { status: to, updated_at: now() };
+    await store.updateLesson(db, id, changes);
+    return toLesson({ ...row, ...changes }, NO_DRIP, STAFF_ACCESS);
+  }
+
+  return {
+    async listSections(principal: Principal, courseKey: string, query: SectionListQuery) {
+      const course = await store.findCourseByIdOrSlug(db, courseKey);
+      const access = course && (await accessTo(principal, course));
+      if (!course || !access) throw errors.notFound('course');
+      if (!access.staff && query.status === 'draft') return list<Section>([]);
+      const rows = await store.listSections(db, course.id, { status: access.staff ? query.status : 'published' });
+      return list(rows.map((row) => toSection(row, access)));
+    },
+
+    async getSection(principal: Principal, id: string) {
+      const found = await visibleSection(principal, id);
+      if (!found) throw errors.notFound('section');
+      return toSection(found.section, found.access);
+    },
+
+    async createSection(courseId: string, input: SectionCreate) {
+      if (!(await store.findCourse(db, courseId))) throw errors.notFound('course');
+      const title = trimmedTitle(input.title);
+      const drip = dripColumns(input.drip ?? { type: 'none' });
+      return inCourse(courseId, async (trx) => {
+        const count = await store.countSections(trx, courseId);
+        if (count >= MAX_SECTIONS_PER_COURSE) {
+          throw errors.conflict(
+            `A course holds at most ${MAX_SECTIONS_PER_COURSE} sections; ` +
+              'delete one, or put these lessons in an existing section.',
+          );
+        }
+        const position = placeAt(input.position, count);
+        await store.shiftSections(trx, courseId, position, 1);
+        const at = now();
+        const row: SectionsTable = {
+          id: newId('sec'),
+          course_id: courseId,
+          title,
+          position,
+          ...drip,
+          status: 'draft',
+          created_at: at,
+          updated_at: at,
+        };
+        await store.insertSection(trx, row);
+        return toSection(row, STAFF_ACCESS);
+      });
+    },
+
+    async updateSection(id: string, input: SectionUpdate) {
+      const row = await sectionForWrite(db, id);
+      const changes: Partial<SectionsTable> = { updated_at: now() };
+      if (input.title !== undefined) changes.title = trimmedTitle(input.title);
+      if (input.drip !== undefined) Object.assign(changes, dripColumns(input.drip));
+      await store.updateSection(db, id, changes);
+      return toSection({ ...row, ...changes }, STAFF_ACCESS);
+    },
+
+    async deleteSection(id: string) {
+      const { course_id } = await sectionForWrite(db, id);
+      await inCourse(course_id, async (trx) => {
+        const row = await sectionForWrite(trx, id);
+        const lessons = await store.countLessons(trx, id);
+        if (lessons > 0) {
+          throw errors.conflict(
+            `This section still has ${lessons} lesson(s); move them to another section ` +
+              '(POST /api/v1/lessons/{id}/move) or delete them first.',
+          );
+        }
+        await store.deleteSection(trx, id);
+        await store.shiftSections(trx, course_id, Number(row.position) + 1, -1);
+      });
+    },
+
+    async reorderSections(courseId: string, sectionIds: string[]) {
+      if (!(await store.findCourse(db, courseId))) throw errors.notFound('course');
+      return inCourse(courseId, async (trx) => {
+        const rows = await store.listSections(trx, courseId, {});
+        checkPermutation(
+          'section_ids',
+          'course',
+          sectionIds,
+          rows.map((r) => r.id),
+        );
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        const at = now();
+        const ordered: SectionsTable[] = [];
+        for (const [position, id] of sectionIds.entries()) {
+          const row = byId.get(id) as SectionsTable;
+          if (Number(row.position) !== position) await store.setSectionPosition(trx, id, position, at);
+          ordered.push(Number(row.position) === position ? row : { ...row, position, updated_at: at });
+        }
+        return list(ordered.map((row) => toSection(row, STAFF_ACCESS)));
+      });
+    },
+
+    publishSection: (id: string) => sectionTransition(id, 'published'),
+    unpublishSection: (id: string) => sectionTransition(id, 'draft'),
+
+    async listLessons(principal: Principal, sectionId: string, query: LessonListQuery) {
+      const found = await visibleSection(principal, sectionId);
+      if (!found) throw errors.notFound('section');
+      const { section, access } = found;
+      if (!access.staff && query.status === 'draft') return list<Lesson>([]);
+      const rows = await store.listLessons(db, section.id, {
+        status: access.staff ? query.status : 'published',
+        type: query.type,
+      });
+      return list(rows.map((row) => toLesson(row, section, access)));
+    },
+
+    async getLesson(principal: Principal, id: string) {
+      const found = await visibleLesson(principal, id);
+      if (!found) throw errors.notFound('lesson');
+      return toLesson(found.lesson, found.lesson, found.access);
+    },
+
+    /**
+     * Whether the caller may see this lesson's body (and so what is said about it): staff always; anyone else when
+     * the lesson and its section are published, its course is visible to them, and it is a preview or they are
+     * enrolled and drip has opened it. Used by the comments area.
+     */
+    async lessonVisibleTo(principal: Principal, lessonId: string): Promise<boolean> {
+      const found = await visibleLesson(principal, lessonId);
+      return found !== undefined && !toLesson(found.lesson, found.lesson, found.access).locked;
+    },
+
+    async createLesson(sectionId: string, input: LessonCreate) {
+      const section = await sectionForWrite(db, sectionId);
+      const title = trimmedTitle(input.title);
+      return inCourse(section.course_id, async (trx) => {
+        const current = await sectionForWrite(trx, sectionId);
+        const count = await store.countLessons(trx, sectionId);
+        if (count >= MAX_LESSONS_PER_SECTION) {
+          throw errors.conflict(
+            `A section holds at most ${MAX_LESSONS_PER_SECTION} lessons; add this lesson to another section ` +
+              `(POST /api/v1/courses/${current.course_id}/sections makes one).`,
+          );
+        }
+        const position = placeAt(input.position, count);
+        await store.shiftLessons(trx, sectionId, position, 1);
+        const at = now();
+        const row: LessonsTable = {
+          id: newId('les'),
+          course_id: current.course_id,
+          section_id: sectionId,
+          title,
+          type: input.type ?? 'text',
+          body: input.body ?? '',
+          asset_url: input.asset_url ?? null,
+          duration_s: input.duration_s ?? null,
+          is_preview: input.is_preview ? 1 : 0,
+          position,
+          status: 'draft',
+          created_at: at,
+          updated_at: at,
+        };
+        await store.insertLesson(trx, row);
+        return toLesson(row, NO_DRIP, STAFF_ACCESS);
+      });
+    },
+
+    async updateLesson(id: string, input: LessonUpdate) {
+      const row = await lessonForWrite(db, id);
+      const changes: Partial<LessonsTable> = { updated_at: now() };
+      if (input.title !== undefined) changes.title = trimmedTitle(input.title);
+      if (input.type !== undefined) changes.type = input.type;
+      if (input.body !== undefined) changes.body = input.body;
+      if (input.asset_url !== undefined) changes.asset_url = input.asset_url;
+      if (input.duration_s !== undefined) changes.duration_s = input.duration_s;
+      if (input.is_preview !== undefined) changes.is_preview = input.is_preview ? 1 : 0;
+      const next = { ...row, ...changes };
+      const problem = row.status === 'published' ? contentProblem(next) : undefined;
+      if (problem) {
+        throw errors.conflict(
+          `${problem} This lesson is published: keep its content, ` +
+            `or unpublish it first (POST /api/v1/lessons/${id}/unpublish).`,
+        );
+      }
+      await store.updateLesson(db, id, changes);
+      return toLesson(next, NO_DRIP, STAFF_ACCESS);
+    },
+
+    async deleteLesson(id: string) {
+      const lesson = await lessonForWrite(db, id);
+      if (lesson.status === 'published') {
+        throw errors.conflict(
+          `This lesson is published; unpublish it first (POST /api/v1/lessons/${id}/unpublish), then delete it.`,
+        );
+      }
+      await inCourse(lesson.course_id, async (trx) => {
+        const row = await lessonForWrite(trx, id);
+        await store.deleteLesson(trx, id);
+        await store.shiftLessons(trx, row.section_id, Number(row.position) + 1, -1);
+      });
+    },
+
+    async moveLesson(id: string, input: LessonMove) {
+      const lesson = await lessonForWrite(db, id);
+      const unknownSection = () =>
+        errors.invalidRequest(
+          'section_id: no such section; list the course sections with ' +
+            `GET /api/v1/courses/${lesson.course_id}/sections.`,
+          [{ field: 'section_id', code: 'not_found', message: `Unknown section ${input.section_id}` }],
+        );
+      const target = await store.findSection(db, input.section_id);
+      if (!target) throw unknownSection();
+      if (target.course_id !== lesson.course_id) {
+        throw errors.conflict(
+          `Lesson ${id} belongs to course ${lesson.course_id}, ` +
+            `and section ${target.id} to course ${target.course_id}; ` +
+            `a lesson moves only between sections of its own course. To have it there, create a lesson in that ` +
+            `section (POST /api/v1/sections/${target.id}/lessons) and delete this one.`,
+        );
+      }
+      return inCourse(lesson.course_id, async (trx) => {
+        const row = await lessonForWrite(trx, id);
+        const section = await store.findSection(trx, input.section_id);
+        if (!section) throw unknownSection();
+        const sameSection = section.id === row.section_id;
+        const count = (await store.countLessons(trx, section.id)) - (sameSection ? 1 : 0);
+        if (!sameSection && count >= MAX_LESSONS_PER_SECTION) {
+          throw errors.conflict(
+            `Section ${section.id} already holds ${MAX_LESSONS_PER_SECTION} lessons; ` +
+              'move one out first, or choose another section.',
+          );
+        }
+        const position = placeAt(input.position, count);
+        await store.shiftLessons(trx, row.section_id, Number(row.position) + 1, -1);
+        await store.shiftLessons(trx, section.id, position, 1);
+        const changes = { section_id: section.id, position, updated_at: now() };
+        await store.updateLesson(trx, id, changes);
+        return toLesson({ ...row, ...changes }, NO_DRIP, STAFF_ACCESS);
+      });
+    },
+
+    async reorderLessons(sectionId: string, lessonIds: string[]) {
+      const section = await sectionForWrite(db, sectionId);
+      return inCourse(section.course_id, async (trx) => {
+        const rows = await store.listLessons(trx, sectionId, {});
+        checkPermutation(
+          'lesson_ids',
+          'section',
+          lessonIds,
+          rows.map((r) => r.id),
+        );
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        const at = now();
+        const ordered: LessonsTable[] = [];
+        for (const [position, id] of lessonIds.entries()) {
+          const row = byId.get(id) as LessonsTable;
+          if (Number(row.position) !== position) await store.setLessonPosition(trx, id, position, at);
+          ordered.push(Number(row.position) === position ? row : { ...row, position, updated_at: at });
+        }
+        return list(ordered.map((row) => toLesson(row, NO_DRIP, STAFF_ACCESS)));
+      });
+    },
+
+    publishLesson: (id: string) => lessonTransition(id, 'published'),
+    unpublishLesson: (id: string) => lessonTransition(id, 'draft'),
+  };
 }
 
 export type CurriculumService = ReturnType<typeof curriculumService>;

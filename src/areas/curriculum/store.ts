@@ -1,6 +1,147 @@
-// STUB: replaced by the area implementation.
+import type { EnrollmentsTable, Executor, LessonsTable, SectionsTable } from '../../db/tables.ts';
+
 export function curriculumStore() {
-  return {};
+  return {
+    findCourse: (ex: Executor, id: string) =>
+      ex.selectFrom('courses').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    findCourseByIdOrSlug: (ex: Executor, key: string) =>
+      ex
+        .selectFrom('courses')
+        .selectAll()
+        .where((eb) => eb.or([eb('id', '=', key), eb('slug', '=', key)]))
+        .executeTakeFirst(),
+
+    /**
+     * Serialises every position change of one course's curriculum: a no-op update takes the course row's write lock
+     * on PostgreSQL until the transaction ends (SQLite already runs one writing transaction at a time). One lock per
+     * course, taken first, so two sections' lessons can be moved at once without deadlock.
+     */
+    lockCourse: async (ex: Executor, courseId: string) => {
+      await ex
+        .updateTable('courses')
+        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+        .where('id', '=', courseId)
+        .execute();
+    },
+
+    /** The caller's enrollment that gives access (active or completed), if any. */
+    accessEnrollment: (ex: Executor, courseId: string, userId: string) =>
+      ex
+        .selectFrom('enrollments')
+        .select(['enrolled_at', 'expires_at'])
+        .where('course_id', '=', courseId)
+        .where('user_id', '=', userId)
+        .where('status', 'in', ['active', 'completed'] satisfies EnrollmentsTable['status'][])
+        .executeTakeFirst(),
+
+    findSection: (ex: Executor, id: string) =>
+      ex.selectFrom('sections').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    listSections: (ex: Executor, courseId: string, filter: { status?: SectionsTable['status'] }) => {
+      let query = ex.selectFrom('sections').selectAll().where('course_id', '=', courseId);
+      if (filter.status) query = query.where('status', '=', filter.status);
+      return query.orderBy('position').orderBy('id').execute();
+    },
+
+    countSections: async (ex: Executor, courseId: string) =>
+      Number(
+        (
+          await ex
+            .selectFrom('sections')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('course_id', '=', courseId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+
+    insertSection: async (ex: Executor, row: SectionsTable) => {
+      await ex.insertInto('sections').values(row).execute();
+    },
+
+    updateSection: async (ex: Executor, id: string, changes: Partial<SectionsTable>) => {
+      await ex.updateTable('sections').set(changes).where('id', '=', id).execute();
+    },
+
+    deleteSection: async (ex: Executor, id: string) => {
+      await ex.deleteFrom('sections').where('id', '=', id).execute();
+    },
+
+    /** Moves the sections at or after `from` by `delta` places (+1 opens a gap, -1 closes one). */
+    shiftSections: async (ex: Executor, courseId: string, from: number, delta: 1 | -1) => {
+      await ex
+        .updateTable('sections')
+        .set((eb) => ({ position: eb('position', '+', delta) }))
+        .where('course_id', '=', courseId)
+        .where('position', '>=', from)
+        .execute();
+    },
+
+    setSectionPosition: async (ex: Executor, id: string, position: number, at: string) => {
+      await ex.updateTable('sections').set({ position, updated_at: at }).where('id', '=', id).execute();
+    },
+
+    findLesson: (ex: Executor, id: string) =>
+      ex.selectFrom('lessons').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    /** A lesson with the section it sits in (for visibility and drip). */
+    findLessonWithSection: (ex: Executor, id: string) =>
+      ex
+        .selectFrom('lessons')
+        .innerJoin('sections', 'sections.id', 'lessons.section_id')
+        .selectAll('lessons')
+        .select(['sections.status as section_status', 'sections.drip_type', 'sections.drip_days', 'sections.drip_date'])
+        .where('lessons.id', '=', id)
+        .executeTakeFirst(),
+
+    listLessons: (
+      ex: Executor,
+      sectionId: string,
+      filter: { status?: LessonsTable['status']; type?: LessonsTable['type'] },
+    ) => {
+      let query = ex.selectFrom('lessons').selectAll().where('section_id', '=', sectionId);
+      if (filter.status) query = query.where('status', '=', filter.status);
+      if (filter.type) query = query.where('type', '=', filter.type);
+      return query.orderBy('position').orderBy('id').execute();
+    },
+
+    countLessons: async (ex: Executor, sectionId: string) =>
+      Number(
+        (
+          await ex
+            .selectFrom('lessons')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('section_id', '=', sectionId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+
+    insertLesson: async (ex: Executor, row: LessonsTable) => {
+      await ex.insertInto('lessons').values(row).execute();
+    },
+
+    updateLesson: async (ex: Executor, id: string, changes: Partial<LessonsTable>) => {
+      await ex.updateTable('lessons').set(changes).where('id', '=', id).execute();
+    },
+
+    deleteLesson: async (ex: Executor, id: string) => {
+      await ex.deleteFrom('lessons').where('id', '=', id).execute();
+    },
+
+    /** Moves the lessons of a section at or after `from` by `delta` places (+1 opens a gap, -1 closes one). */
+    shiftLessons: async (ex: Executor, sectionId: string, from: number, delta: 1 | -1) => {
+      await ex
+        .updateTable('lessons')
+        .set((eb) => ({ position: eb('position', '+', delta) }))
+        .where('section_id', '=', sectionId)
+        .where('position', '>=', from)
+        .execute();
+    },
+
+    setLessonPosition: async (ex: Executor, id: string, position: number, at: string) => {
+      await ex.updateTable('lessons').set({ position, updated_at: at }).where('id', '=', id).execute();
+    },
+  };
 }
 
 export type CurriculumStore = ReturnType<typeof curriculumStore>;

@@ -1,2 +1,78 @@
-// STUB: replaced by the area implementation.
-export {};
+import Type, { type Static } from 'typebox';
+import { Id, ListQueryBase, Page, Timestamp } from '../../http/schemas.ts';
+import { Email } from '../../identity/schema.ts';
+
+const Status = Type.Union([Type.Literal('active'), Type.Literal('archived')], {
+  description: 'archived lecturers are hidden from everyone but staff',
+});
+const Url = Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://' });
+
+export const Lecturer = Type.Object(
+  {
+    id: Id('lec'),
+    name: Type.String(),
+    title: Type.String(),
+    bio: Type.String(),
+    avatar_url: Type.Union([Type.String(), Type.Null()]),
+    email: Type.Union([Type.String(), Type.Null()], { description: 'Shown to staff only; null for everyone else' }),
+    user_id: Type.Union([Type.String(), Type.Null()], {
+      description: 'The linked user account; shown to staff only, null for everyone else',
+    }),
+    status: Status,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Lecturer' },
+);
+export type Lecturer = Static<typeof Lecturer>;
+
+const writable = {
+  name: Type.String({ minLength: 1, maxLength: 120 }),
+  title: Type.String({ maxLength: 120, description: 'A short line under the name, e.g. "Painter and teacher"' }),
+  bio: Type.String({ maxLength: 10_000 }),
+  avatar_url: Type.Union([Url, Type.Null()]),
+  email: Type.Union([Email, Type.Null()]),
+  user_id: Type.Union([Id('usr'), Type.Null()], {
+    description: 'Link to an existing user (at most one lecturer each)',
+  }),
+};
+
+export const LecturerCreate = Type.Object(
+  {
+    name: writable.name,
+    title: Type.Optional(writable.title),
+    bio: Type.Optional(writable.bio),
+    avatar_url: Type.Optional(writable.avatar_url),
+    email: Type.Optional(writable.email),
+    user_id: Type.Optional(writable.user_id),
+  },
+  { additionalProperties: false },
+);
+export type LecturerCreate = Static<typeof LecturerCreate>;
+
+export const LecturerUpdate = Type.Object(
+  {
+    name: Type.Optional(writable.name),
+    title: Type.Optional(writable.title),
+    bio: Type.Optional(writable.bio),
+    avatar_url: Type.Optional(writable.avatar_url),
+    email: Type.Optional(writable.email),
+    user_id: Type.Optional(writable.user_id),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type LecturerUpdate = Static<typeof LecturerUpdate>;
+
+export const LecturerListQuery = Type.Object(
+  {
+    ...ListQueryBase,
+    status: Type.Optional(Status),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Text to find in the name' })),
+  },
+  { additionalProperties: false },
+);
+export type LecturerListQuery = Static<typeof LecturerListQuery>;
+
+export const LecturerPage = Page(Lecturer);
+
+export const LecturerIdParams = Type.Object({ id: Id('lec') }, { additionalProperties: false });

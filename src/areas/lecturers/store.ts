@@ -1,6 +1,45 @@
-// STUB: replaced by the area implementation.
+import type { Executor, LecturersTable } from '../../db/tables.ts';
+
 export function lecturersStore() {
-  return {};
+  return {
+    baseQuery: (ex: Executor) => ex.selectFrom('lecturers').selectAll(),
+
+    findById: (ex: Executor, id: string) =>
+      ex.selectFrom('lecturers').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    insert: async (ex: Executor, row: LecturersTable) => {
+      await ex.insertInto('lecturers').values(row).execute();
+    },
+
+    update: async (ex: Executor, id: string, changes: Partial<LecturersTable>) => {
+      await ex.updateTable('lecturers').set(changes).where('id', '=', id).execute();
+    },
+
+    delete: async (ex: Executor, id: string) => {
+      await ex.deleteFrom('lecturers').where('id', '=', id).execute();
+    },
+
+    userExists: async (ex: Executor, userId: string) =>
+      (await ex.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined,
+
+    /** The lecturer already linked to a user, other than `exceptId`. */
+    linkedToUser: async (ex: Executor, userId: string, exceptId?: string) => {
+      let query = ex.selectFrom('lecturers').select('id').where('user_id', '=', userId);
+      if (exceptId) query = query.where('id', '!=', exceptId);
+      return (await query.executeTakeFirst())?.id;
+    },
+
+    /** Ids of the courses whose lecturer_ids (a JSON array of strings) lists the lecturer. */
+    courseIdsListing: async (ex: Executor, lecturerId: string) =>
+      (
+        await ex
+          .selectFrom('courses')
+          .select('id')
+          .where('lecturer_ids', 'like', `%"${lecturerId}"%`)
+          .orderBy('id')
+          .execute()
+      ).map((r) => r.id),
+  };
 }
 
 export type LecturersStore = ReturnType<typeof lecturersStore>;

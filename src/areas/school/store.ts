@@ -12,6 +12,9 @@ export function schoolStore() {
         .values({ ...row, id: SCHOOL_ID })
         .execute();
     },
+    update: async (ex: Executor, changes: Partial<Omit<SchoolTable, 'id'>>) => {
+      await ex.updateTable('school').set(changes).where('id', '=', SCHOOL_ID).execute();
+    },
   };
 }
 

@@ -1,0 +1,486 @@
+import { randomBytes } from 'node:crypto';
+import type { Appearance } from '../areas/appearance/schema.ts';
+import { appearanceStore } from '../areas/appearance/store.ts';
+import { coursesStore } from '../areas/courses/store.ts';
+import { schoolStore } from '../areas/school/store.ts';
+import { slugify } from '../areas/slugs.ts';
+import { type Clock, systemClock } from '../db/clock.ts';
+import { newId } from '../db/ids.ts';
+import type { Db, Executor, LessonsTable } from '../db/tables.ts';
+import { usersStore } from '../identity/users-store.ts';
+import { hashPassword } from '../security/passwords.ts';
+import {
+  DEMO_COMMENTS,
+  DEMO_COURSES,
+  DEMO_ENROLLMENTS,
+  DEMO_LECTURERS,
+  DEMO_PAGES,
+  DEMO_PEOPLE,
+  DEMO_POSTS,
+  DEMO_SCHOOL,
+  type DemoCourse,
+  type DemoLesson,
+} from './content.ts';
+
+/** Every write below runs inside the one transaction of seedDemoSchool. */
+type Trx = Executor;
+type Role = keyof typeof DEMO_PEOPLE;
+
+/** The demo fills only an empty school; this says why it would not. */
+export class DemoRefused extends Error {
+  override name = 'DemoRefused';
+}
+
+export type DemoAccount = {
+  role: Role;
+  name: string;
+  email: string;
+  /** null when the account existed before (the owner made at first-run setup keeps their password). */
+  password: string | null;
+};
+
+export type DemoResult = {
+  schoolName: string;
+  accounts: DemoAccount[];
+  counts: { courses: number; published: number; lecturers: number; pages: number; posts: number; comments: number };
+};
+
+const DAY_MS = 86_400_000;
+
+/** A password to print once: 20 URL-safe characters (120 random bits), no spaces, easy to copy. */
+const generatePassword = () => randomBytes(15).toString('base64url');
+
+/** Whole-unit prices scaled to minor units of the currency (cents for EUR, none for JPY). */
+function minorUnits(currency: string): number {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+  return 10 ** (digits ?? 2);
+}
+
+/**
+ * Fills an empty school with a believable one: courses with sections and lessons, lecturers, pages, posts with
+ * comments, an appearance, and a staff and a student account (and the school and its owner when first-run setup was
+ * not done). Everything is written in one transaction, so a failure leaves the school as it was and the demo can
+ * simply be run again; it refuses (DemoRefused) when the school already has content, and then writes nothing.
+ */
+export async function seedDemoSchool(db: Db, options: { clock?: Clock } = {}): Promise<DemoResult> {
+  const clock = options.clock ?? systemClock;
+  const people = Object.fromEntries(
+    await Promise.all(
+      (Object.keys(DEMO_PEOPLE) as Role[]).map(async (role) => {
+        const password = generatePassword();
+        const person = DEMO_PEOPLE[role];
+        const email = `${person.local}@${DEMO_SCHOOL.emailDomain}`;
+        return [role, { role, name: person.name, email, password, hash: await hashPassword(password) }] as const;
+      }),
+    ),
+  ) as Record<Role, DemoAccount & { password: string; hash: string }>;
+
+  return db.transaction().execute(async (trx) => {
+    await refuseUnlessEmpty(
+      trx,
+      Object.values(people).map((p) => p.email),
+    );
+    const now = clock.now().getTime();
+    const school = await ensureSchool(trx, now, people.owner.email);
+    const owner = await ensureOwner(trx, now, people.owner);
+    const staffId = await insertUser(trx, now, 'staff', people.staff);
+    const studentId = await insertUser(trx, now, 'student', people.student);
+    const lecturerIds = await insertLecturers(trx, now, staffId);
+    const courseIds = new Map<string, { id: string; lessonIds: string[] }>();
+    for (const [index, course] of DEMO_COURSES.entries()) {
+      courseIds.set(course.title, await insertCourse(trx, now, index, course, lecturerIds, school.currency));
+    }
+    await enrollStudent(trx, now, studentId, courseIds);
+    await insertPages(trx, now);
+    const comments = await insertPostsAndComments(trx, now, { staff: staffId, student: studentId }, courseIds);
+    await ensureAppearance(trx, now);
+    return {
+      schoolName: school.name,
+      accounts: [
+        owner.created ? owner.account : { ...owner.account, password: null },
+        people.staff,
+        people.student,
+      ].map(({ role, name, email, password }) => ({ role, name, email, password })),
+      counts: {
+        courses: DEMO_COURSES.length,
+        published: DEMO_COURSES.filter((c) => !c.draft).length,
+        lecturers: DEMO_LECTURERS.length,
+        pages: DEMO_PAGES.length,
+        posts: DEMO_POSTS.length,
+        comments,
+      },
+    };
+  });
+}
+
+async function refuseUnlessEmpty(trx: Trx, emails: string[]) {
+  const found: string[] = [];
+  for (const table of ['courses', 'lecturers', 'pages', 'posts'] as const) {
+    const row = await trx
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    if (Number(row.n) > 0) found.push(`${row.n} ${table}`);
+  }
+  if (found.length) {
+    throw new DemoRefused(
+      `This school already has ${found.join(', ')}; the demo fills only an empty school and changed nothing. ` +
+        'Point DATABASE_URL at a new database to try it, e.g. DATABASE_URL=./data/demo.sqlite npm run demo',
+    );
+  }
+  const users = usersStore();
+  for (const email of emails) {
+    if (await users.emailTaken(trx, email)) {
+      throw new DemoRefused(`An account ${email} already exists; the demo changed nothing. Use a new database.`);
+    }
+  }
+}
+
+async function ensureSchool(trx: Trx, now: number, supportEmail: string) {
+  const store = schoolStore();
+  const existing = await store.get(trx);
+  if (existing) return { name: existing.name, currency: existing.default_currency };
+  const at = new Date(now - 160 * DAY_MS).toISOString();
+  await store.insert(trx, {
+    name: DEMO_SCHOOL.name,
+    description: DEMO_SCHOOL.description,
+    default_currency: DEMO_SCHOOL.currency,
+    timezone: DEMO_SCHOOL.timezone,
+    locale: 'en',
+    support_email: supportEmail,
+    terms_url: null,
+    privacy_url: null,
+    signup_enabled: 1,
+    created_at: at,
+    updated_at: at,
+  });
+  return { name: DEMO_SCHOOL.name, currency: DEMO_SCHOOL.currency };
+}
+
+/** The owner made at first-run setup is kept; without one the demo makes it, which also ends any setup link. */
+async function ensureOwner(trx: Trx, now: number, account: DemoAccount & { password: string; hash: string }) {
+  const existing = await trx
+    .selectFrom('users')
+    .select(['name', 'email'])
+    .where('role', '=', 'owner')
+    .orderBy('created_at')
+    .executeTakeFirst();
+  if (existing) return { created: false, account: { ...account, ...existing } };
+  await insertUser(trx, now, 'owner', account);
+  await trx
+    .updateTable('setup_tokens')
+    .set({ used_at: new Date(now).toISOString() })
+    .where('used_at', 'is', null)
+    .execute();
+  return { created: true, account };
+}
+
+async function insertUser(trx: Trx, now: number, role: Role, account: { name: string; email: string; hash: string }) {
+  const createdMs = now - (role === 'owner' ? 160 : role === 'staff' ? 150 : 40) * DAY_MS;
+  const at = new Date(createdMs).toISOString();
+  const id = newId('usr', createdMs);
+  await usersStore().insert(trx, {
+    id,
+    email: account.email,
+    name: account.name,
+    role,
+    status: 'active',
+    password_hash: account.hash,
+    locale: null,
+    created_at: at,
+    updated_at: at,
+  });
+  return id;
+}
+
+async function insertLecturers(trx: Trx, now: number, staffId: string) {
+  const ids: string[] = [];
+  for (const [index, lecturer] of DEMO_LECTURERS.entries()) {
+    const createdMs = now - (150 - index) * DAY_MS;
+    const id = newId('lec', createdMs);
+    const at = new Date(createdMs).toISOString();
+    const isStaff = 'isStaff' in lecturer && lecturer.isStaff;
+    await trx
+      .insertInto('lecturers')
+      .values({
+        id,
+        name: lecturer.name,
+        title: lecturer.title,
+        bio: lecturer.bio,
+        avatar_url: null,
+        email: isStaff
+          ? `${DEMO_PEOPLE.staff.local}@${DEMO_SCHOOL.emailDomain}`
+          : `${slugify(lecturer.name.replace(/^Dr\. /, '')).split('-')[0]}@${DEMO_SCHOOL.emailDomain}`,
+        user_id: isStaff ? staffId : null,
+        status: 'active',
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    ids.push(id);
+  }
+  return ids;
+}
+
+function lessonBody(course: DemoCourse, [title, type, minutes]: DemoLesson): string {
+  switch (type) {
+    case 'video':
+    case 'audio':
+      return (
+        `${title}: a ${minutes}-minute ${type === 'video' ? 'video' : 'recording'} from ${course.title}. ` +
+        'Pause whenever you like and try each step yourself before moving on.'
+      );
+    case 'pdf':
+    case 'download':
+      return `${title}: print it or keep it open beside you while you work through ${course.title}.`;
+    case 'quiz':
+      return [
+        title,
+        '1. Which idea from this section would you explain to a friend first?',
+        '2. What would you do differently next time?',
+        '3. Which lesson do you want to revisit?',
+      ].join('\n\n');
+    case 'embed':
+      return `${title}: an interactive exercise. Follow its instructions, then compare with the next lesson.`;
+    default:
+      return [
+        title,
+        `This lesson of ${course.title} sums up the key ideas in writing, so you can come back to them later.`,
+        'Read it once, then try the short exercise at the end before you continue.',
+      ].join('\n\n');
+  }
+}
+
+async function insertCourse(
+  trx: Trx,
+  now: number,
+  index: number,
+  course: DemoCourse,
+  lecturerIds: string[],
+  currency: string,
+) {
+  // Spread over the last four months, so the catalog has a history; published a day after being created.
+  const createdMs = now - (130 - index * 10) * DAY_MS;
+  const created = new Date(createdMs).toISOString();
+  const status = course.draft ? 'draft' : 'published';
+  const id = newId('crs', createdMs);
+  await coursesStore().insert(trx, {
+    id,
+    title: course.title,
+    slug: slugify(course.title),
+    subtitle: course.subtitle,
+    description: course.description,
+    cover_url: null,
+    lecturer_ids: JSON.stringify(course.lecturers.map((i) => lecturerIds[i])),
+    price_amount: course.price === null ? null : course.price * minorUnits(currency),
+    price_currency: course.price === null ? null : currency,
+    status,
+    visibility: 'public',
+    enrollment_open: 1,
+    published_at: course.draft ? null : new Date(createdMs + DAY_MS).toISOString(),
+    created_at: created,
+    updated_at: created,
+  });
+  const lessonIds: string[] = [];
+  for (const [sectionPosition, section] of course.sections.entries()) {
+    const sectionId = newId('sec', createdMs);
+    await trx
+      .insertInto('sections')
+      .values({
+        id: sectionId,
+        course_id: id,
+        title: section.title,
+        position: sectionPosition,
+        drip_type: section.dripDays ? 'days_after_enrollment' : 'none',
+        drip_days: section.dripDays ?? null,
+        drip_date: null,
+        status,
+        created_at: created,
+        updated_at: created,
+      })
+      .execute();
+    const lessons: LessonsTable[] = section.lessons.map((lesson, position) => ({
+      id: newId('les', createdMs),
+      course_id: id,
+      section_id: sectionId,
+      title: lesson[0],
+      type: lesson[1],
+      body: lessonBody(course, lesson),
+      asset_url: null,
+      duration_s: lesson[2] === undefined ? null : lesson[2] * 60,
+      is_preview: lesson[3] ? 1 : 0,
+      position,
+      status,
+      created_at: created,
+      updated_at: created,
+    }));
+    await trx.insertInto('lessons').values(lessons).execute();
+    lessonIds.push(...lessons.map((l) => l.id));
+  }
+  return { id, lessonIds };
+}
+
+async function enrollStudent(trx: Trx, now: number, studentId: string, courses: Map<string, { id: string }>) {
+  for (const [index, [title, progress]] of DEMO_ENROLLMENTS.entries()) {
+    const course = courses.get(title);
+    if (!course) throw new Error(`demo content: no course "${title}" to enroll in`);
+    const enrolledMs = now - (35 - index * 10) * DAY_MS;
+    await trx
+      .insertInto('enrollments')
+      .values({
+        id: newId('enr', enrolledMs),
+        course_id: course.id,
+        user_id: studentId,
+        source: 'manual',
+        status: progress === 100 ? 'completed' : 'active',
+        enrolled_at: new Date(enrolledMs).toISOString(),
+        expires_at: null,
+        completed_at: progress === 100 ? new Date(enrolledMs + 14 * DAY_MS).toISOString() : null,
+        progress_percent: progress,
+      })
+      .execute();
+  }
+}
+
+async function insertPages(trx: Trx, now: number) {
+  for (const [index, page] of DEMO_PAGES.entries()) {
+    const createdMs = now - (140 - index) * DAY_MS;
+    const at = new Date(createdMs).toISOString();
+    await trx
+      .insertInto('pages')
+      .values({
+        id: newId('pag', createdMs),
+        title: page.title,
+        slug: page.slug,
+        draft_body: page.body,
+        published_body: page.body,
+        seo_title: `${page.title} · ${DEMO_SCHOOL.name}`,
+        seo_description: page.seo,
+        status: 'published',
+        published_at: at,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  }
+}
+
+async function insertPostsAndComments(
+  trx: Trx,
+  now: number,
+  authors: Record<'staff' | 'student', string>,
+  courses: Map<string, { lessonIds: string[] }>,
+) {
+  const posts = new Map<string, { id: string; publishedMs: number }>();
+  for (const post of DEMO_POSTS) {
+    // Published posts are dated `days` ago; the scheduled one is due in `-days` days; the draft is from yesterday.
+    const publishedMs = post.days === null ? null : now - post.days * DAY_MS;
+    const createdMs = Math.min(publishedMs ?? now, now) - DAY_MS;
+    const status = post.days === null ? 'draft' : post.days < 0 ? 'scheduled' : 'published';
+    const id = newId('pst', createdMs);
+    await trx
+      .insertInto('posts')
+      .values({
+        id,
+        title: post.title,
+        slug: post.slug,
+        body: post.body,
+        excerpt: post.excerpt,
+        cover_url: null,
+        tags: JSON.stringify(post.tags),
+        visibility: 'public',
+        plan_ids: '[]',
+        status,
+        scheduled_at: status === 'scheduled' ? new Date(publishedMs as number).toISOString() : null,
+        published_at: status === 'published' ? new Date(publishedMs as number).toISOString() : null,
+        created_at: new Date(createdMs).toISOString(),
+        updated_at: new Date(createdMs).toISOString(),
+      })
+      .execute();
+    if (status === 'published') posts.set(post.slug, { id, publishedMs: publishedMs as number });
+  }
+
+  const commentIds: string[] = [];
+  for (const [index, comment] of DEMO_COMMENTS.entries()) {
+    const post = posts.get(comment.post);
+    if (!post) throw new Error(`demo content: no published post "${comment.post}" to comment on`);
+    const createdMs = post.publishedMs + (index + 1) * 3_600_000;
+    const id = newId('cmt', createdMs);
+    await trx
+      .insertInto('comments')
+      .values({
+        id,
+        target_type: 'post',
+        target_id: post.id,
+        user_id: authors[comment.author],
+        parent_id: comment.replyTo === undefined ? null : commentIds[comment.replyTo],
+        body: comment.body,
+        status: 'visible',
+        created_at: new Date(createdMs).toISOString(),
+        updated_at: new Date(createdMs).toISOString(),
+      })
+      .execute();
+    commentIds.push(id);
+  }
+
+  // One question on a lesson of a course the student is enrolled in, answered by the staff member.
+  const lessonId = courses.get('Watercolour for Beginners')?.lessonIds[2];
+  if (!lessonId) throw new Error('demo content: no lesson to comment on');
+  const question = newId('cmt', now - 2 * DAY_MS);
+  const lessonComments = [
+    {
+      id: question,
+      parent_id: null,
+      user_id: authors.student,
+      body: 'My graded washes keep drying with stripes. Is my paper too dry?',
+      at: now - 2 * DAY_MS,
+    },
+    {
+      id: newId('cmt', now - DAY_MS),
+      parent_id: question,
+      user_id: authors.staff,
+      body: 'Probably: tilt the board a little more and load the brush fully for every stroke.',
+      at: now - DAY_MS,
+    },
+  ];
+  for (const c of lessonComments) {
+    const at = new Date(c.at).toISOString();
+    await trx
+      .insertInto('comments')
+      .values({
+        id: c.id,
+        target_type: 'lesson',
+        target_id: lessonId,
+        user_id: c.user_id,
+        parent_id: c.parent_id,
+        body: c.body,
+        status: 'visible',
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  }
+  return commentIds.length + lessonComments.length;
+}
+
+/** A look of its own (teal, serif headings) unless staff already chose one. */
+async function ensureAppearance(trx: Trx, now: number) {
+  const store = appearanceStore();
+  if (await store.get(trx)) return;
+  const colors: Appearance['colors'] = {
+    primary: '#0f766e',
+    accent: '#b45309',
+    background: '#ffffff',
+    text: '#1f2937',
+  };
+  const fonts: Appearance['fonts'] = { heading: 'Georgia', body: 'system-ui' };
+  const navigation: Appearance['navigation'] = [];
+  await store.upsert(trx, {
+    logo_url: null,
+    colors: JSON.stringify(colors),
+    fonts: JSON.stringify(fonts),
+    navigation: JSON.stringify(navigation),
+    custom_css: '',
+    updated_at: new Date(now).toISOString(),
+  });
+}

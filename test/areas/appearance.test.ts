@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { engines } from '../support/databases.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+type Appearance = {
+  logo_url: string | null;
+  colors: { primary: string; accent: string; background: string; text: string };
+  fonts: { heading: string; body: string };
+  navigation: { label: string; url: string }[];
+  custom_css: string;
+  updated_at: string | null;
+};
+
+const challenge = (scope: string) =>
+  new RegExp(
+    `^Bearer error="insufficient_scope", error_description="[^"]+", scope="${scope}", ` +
+      'resource_metadata="http://127\\.0\\.0\\.1:\\d+/\\.well-known/oauth-protected-resource"$',
+  );
+
+for (const engine of engines) {
+  describe(`appearance API (${engine})`, () => {
+    let server: TestServer;
+    let staff: ReturnType<typeof apiClient>;
+    let staffReadOnly: ReturnType<typeof apiClient>;
+    let coursesOnly: ReturnType<typeof apiClient>;
+    let studentApi: ReturnType<typeof apiClient>;
+    let anonymous: ReturnType<typeof apiClient>;
+
+    before(async () => {
+      server = await startTestServer(engine);
+      const people = await schoolWithPeople(server);
+      staff = apiClient(server.url, await tokenFor(server, people.staff, 'appearance:read appearance:write'));
+      staffReadOnly = apiClient(server.url, await tokenFor(server, people.staff, 'appearance:read'));
+      coursesOnly = apiClient(server.url, await tokenFor(server, people.staff, 'courses:read'));
+      studentApi = apiClient(server.url, await tokenFor(server, people.student, 'appearance:read appearance:write'));
+      anonymous = apiClient(server.url);
+    });
+    after(() => server.close());
+
+    const patch = async (body: Record<string, unknown>) => {
+      const response = await staff.patch<Appearance>('/api/v1/appearance', body);
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      return response.body;
+    };
+    const refused = async (body: unknown, field: string, message?: RegExp) => {
+      const response = await staff.patch('/api/v1/appearance', body);
+      assert.equal(response.status, 400, JSON.stringify(body).slice(0, 200));
+      assert.equal(response.body.error, 'invalid_request');
+      assert.equal((response.body.errors as { field: string }[] | undefined)?.[0]?.field, field);
+      if (message) assert.match(String(response.body.error_description), message);
+    };
+
+    test('before any change every principal gets the defaults, with updated_at null', async () => {
+      const seen = [];
+      for (const client of [anonymous, studentApi, staff]) {
+        const response = await client.get<Appearance>('/api/v1/appearance');
+        assert.equal(response.status, 200);
+        seen.push(response.body);
+      }
+      const [defaults] = seen;
+      assert.equal(defaults?.updated_at, null);
+      assert.equal(defaults?.logo_url, null);
+      assert.deepEqual(defaults?.navigation, []);
+      assert.equal(defaults?.custom_css, '');
+      assert.deepEqual(defaults?.fonts, { heading: 'system-ui', body: 'system-ui' });
+      assert.match(defaults?.colors.primary ?? '', /^#[0-9a-f]{6}$/);
+      assert.deepEqual(seen[1], defaults);
+      assert.deepEqual(seen[2], defaults);
+    });
+
+    test('first update stores all; colours and fonts change key by key; navigation is replaced', async () => {
+      const defaults = (await anonymous.get<Appearance>('/api/v1/appearance')).body;
+      const first = await patch({ colors: { primary: '#AA3300' }, logo_url: 'https://cdn.example/logo.svg' });
+      assert.deepEqual(first.colors, { ...defaults.colors, primary: '#aa3300' });
+      assert.equal(first.logo_url, 'https://cdn.example/logo.svg');
+      assert.deepEqual(first.fonts, defaults.fonts);
+      assert.ok(first.updated_at);
+
+      const second = await patch({
+        fonts: { heading: 'Georgia' },
+        colors: { text: '#101010', background: '#fafafa' },
+        navigation: [
+          { label: ' Courses ', url: '/courses' },
+          { label: 'Blog', url: 'https://blog.example/posts?x=1' },
+        ],
+        custom_css: '.hero { color: var(--primary); }',
+      });
+      assert.deepEqual(second.colors, {
+        ...defaults.colors,
+        primary: '#aa3300',
+        text: '#101010',
+        background: '#fafafa',
+      });
+      assert.deepEqual(second.fonts, { heading: 'Georgia', body: 'system-ui' });
+      assert.deepEqual(second.navigation, [
+        { label: 'Courses', url: '/courses' },
+        { label: 'Blog', url: 'https://blog.example/posts?x=1' },
+      ]);
+      assert.equal(second.logo_url, 'https://cdn.example/logo.svg', 'untouched');
+
+      const third = await patch({ navigation: [{ label: 'Home', url: '/' }], logo_url: null });
+      assert.deepEqual(third.navigation, [{ label: 'Home', url: '/' }]);
+      assert.equal(third.logo_url, null);
+      assert.equal(third.custom_css, '.hero { color: var(--primary); }');
+
+      for (const client of [anonymous, studentApi, staff]) {
+        assert.deepEqual((await client.get<Appearance>('/api/v1/appearance')).body, third);
+      }
+      assert.deepEqual((await patch({ navigation: [] })).navigation, []);
+    });
+
+    test('navigation: at most 20 items, labels of 1–40 characters, URLs on this site or https', async () => {
+      const items = (n: number) => Array.from({ length: n }, (_, i) => ({ label: `Item ${i}`, url: `/p/${i}` }));
+      assert.equal((await patch({ navigation: items(20) })).navigation.length, 20);
+      await refused({ navigation: items(21) }, 'navigation');
+      await refused({ navigation: [{ label: 'L'.repeat(41), url: '/' }] }, 'navigation.0.label');
+      await refused({ navigation: [{ label: '', url: '/' }] }, 'navigation.0.label');
+      await refused({ navigation: [{ label: '   ', url: '/' }] }, 'navigation.0.label', /give the menu item a label/);
+      await refused({ navigation: [{ label: 'x', url: '/', target: '_blank' }] }, 'navigation.0.target');
+      await refused({ navigation: [{ label: 'x' }] }, 'navigation.0.url');
+      for (const url of [
+        'http://plain.example/',
+        '//evil.example/',
+        '/\\evil.example',
+        'javascript:alert(1)',
+        'courses',
+        'https://',
+        '/with space',
+        'mailto:a@b.example',
+      ]) {
+        await refused(
+          {
+            navigation: [
+              { label: 'ok', url: '/fine' },
+              { label: 'bad', url },
+            ],
+          },
+          'navigation.1.url',
+          /starting with "\/".*https:\/\//,
+        );
+      }
+      assert.equal((await staff.get<Appearance>('/api/v1/appearance')).body.navigation.length, 20, 'unchanged');
+    });
+
+    test('custom CSS: at most 20,000 characters, no "</style", no @import (however spelled)', async () => {
+      const long = `/*${'x'.repeat(19_996)}*/`;
+      assert.equal((await patch({ custom_css: long })).custom_css.length, 20_000);
+      await refused({ custom_css: `${long} ` }, 'custom_css');
+      await refused({ custom_css: 'a{}</style><script>alert(1)</script>' }, 'custom_css', /"<\/style"/);
+      await refused({ custom_css: 'a{}</STYLE >' }, 'custom_css', /"<\/style"/);
+      await refused({ custom_css: '@import url(https://evil.example/x.css);' }, 'custom_css', /@import.*paste/);
+      await refused({ custom_css: '@IMPORT "x.css";' }, 'custom_css', /@import/);
+      await refused({ custom_css: '@\\69mport "x.css";' }, 'custom_css', /@import/);
+      await refused({ custom_css: '@\\000069 mport "x.css";' }, 'custom_css', /@import/);
+      await refused({ custom_css: '@im\\port "x.css";' }, 'custom_css', /@import/);
+      const fine = await patch({ custom_css: '@media (min-width: 40rem) { .x { content: "\\2014"; } }' });
+      assert.equal(fine.custom_css, '@media (min-width: 40rem) { .x { content: "\\2014"; } }');
+    });
+
+    test('validation: unknown field, wrong type, bad colour or font, bad logo URL, empty changes', async () => {
+      const saved = (await staff.get<Appearance>('/api/v1/appearance')).body;
+      await refused({ favicon: 'x' }, 'favicon');
+      await refused({ colors: { link: '#000000' } }, 'colors.link');
+      await refused({ colors: { primary: '#abc' } }, 'colors.primary');
+      await refused({ colors: { primary: 'red' } }, 'colors.primary');
+      await refused({ colors: { primary: 0x112233 } }, 'colors.primary');
+      await refused({ colors: {} }, 'colors');
+      await refused({ fonts: { body: 'Comic Sans MS' } }, 'fonts.body');
+      await refused({ navigation: 'Home:/' }, 'navigation');
+      await refused({ custom_css: 12 }, 'custom_css');
+      await refused({ logo_url: 'javascript:alert(1)' }, 'logo_url');
+      await refused({ logo_url: 'u'.repeat(2_001) }, 'logo_url');
+      const empty = await staff.patch('/api/v1/appearance', {});
+      assert.equal(empty.status, 400);
+      assert.deepEqual((await staff.get<Appearance>('/api/v1/appearance')).body, saved);
+    });
+
+    test('appearance:write / appearance:read missing: 403 insufficient_scope with WWW-Authenticate', async () => {
+      const saved = (await staff.get<Appearance>('/api/v1/appearance')).body;
+      for (const client of [anonymous, studentApi, staffReadOnly]) {
+        const response = await client.patch('/api/v1/appearance', { colors: { primary: '#000000' } });
+        assert.equal(response.status, 403);
+        assert.equal(response.body.error, 'insufficient_scope');
+        assert.match(response.headers.get('www-authenticate') ?? '', challenge('appearance:write'));
+      }
+      assert.deepEqual((await anonymous.get<Appearance>('/api/v1/appearance')).body, saved);
+      const noRead = await coursesOnly.get('/api/v1/appearance');
+      assert.equal(noRead.status, 403);
+      assert.match(noRead.headers.get('www-authenticate') ?? '', challenge('appearance:read'));
+      assert.equal((await staffReadOnly.get('/api/v1/appearance')).status, 200);
+    });
+  });
+}
