@@ -1,10 +1,121 @@
-// STUB: replaced by the posts/comments implementation.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { COMMENT_MAX_LENGTH, type Comment, CommentForm } from '../areas/comments/schema.ts';
 import type { CommentsService } from '../areas/comments/service.ts';
+import type { Post } from '../areas/posts/schema.ts';
 import type { PostsService } from '../areas/posts/service.ts';
+import { ApiError } from '../http/errors.ts';
+import { ANONYMOUS, type Principal } from '../http/principal.ts';
+import type { User } from '../identity/schema.ts';
+import { parseForm } from './forms.ts';
+import { html, type SafeHtml } from './html.ts';
+import { csrfField, errorSummary, type FieldProblem } from './layout.ts';
 import type { PageRenderer } from './page-context.ts';
 
+type Params = { slug: string };
+
+/** The visitor of the school's pages as a principal: a browser session, not an app, so no client and no scopes. */
+const principalOf = (viewer: User | undefined): Principal =>
+  viewer ? { kind: 'user', userId: viewer.id, role: viewer.role, clientId: '', scopes: new Set() } : ANONYMOUS;
+
+const postPath = (slug: string) => `/posts/${encodeURIComponent(slug)}`;
+const day = (timestamp: string) => timestamp.slice(0, 10);
+const minute = (timestamp: string) => timestamp.slice(0, 16).replace('T', ' ');
+
+/** Plain text as paragraphs: blank lines separate paragraphs, single line breaks are kept. */
+function paragraphs(text: string): SafeHtml[] {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n{2,}/)
+    .filter((p) => p.trim())
+    .map((p) => html`<p>${p.split('\n').map((line, i) => html`${i ? html`<br>` : ''}${line}`)}</p>`);
+}
+
+function commentList(comments: Comment[]): SafeHtml {
+  if (!comments.length) return html`<p>No comments yet.</p>`;
+  return html`<ol class="comments">${comments.map(
+    (c) => html`<li id="comment-${c.id}"><p><strong>${c.author_name}</strong>
+<time datetime="${c.created_at}">${minute(c.created_at)} UTC</time></p>${paragraphs(c.body)}</li>`,
+  )}</ol>`;
+}
+
+function commentForm(post: Post, csrf: string, value: string, message?: string, problems: FieldProblem[] = []) {
+  return html`${errorSummary(message, problems)}
+<form method="post" action="${postPath(post.slug)}/comments">
+${csrfField(csrf)}
+<p><label for="f-comment">Comment</label>
+<textarea id="f-comment" name="body" rows="5" required maxlength="${COMMENT_MAX_LENGTH}">${value}</textarea></p>
+<p><button type="submit">Post comment</button></p>
+</form>`;
+}
+
+/**
+ * A published post's public page with its visible comments; signed-in visitors get a comment form (CSRF-protected).
+ * Drafts and scheduled posts are 404 here, for staff too: this is the public site, the API is the editor's view.
+ */
 export function registerPostPages(
-  _app: FastifyInstance,
-  _deps: { posts: PostsService; comments: CommentsService; render: PageRenderer },
-) {}
+  app: FastifyInstance,
+  deps: { posts: PostsService; comments: CommentsService; render: PageRenderer },
+) {
+  const config = { page: true };
+
+  async function renderPost(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    post: Post,
+    form: { value?: string; message?: string; problems?: FieldProblem[] } = {},
+    status = 200,
+  ) {
+    const comments = await deps.comments.recentOnPost(post.id);
+    const date = post.published_at ? html`<time datetime="${post.published_at}">${day(post.published_at)}</time>` : '';
+    const meta = html`<p class="meta">${date}${
+      post.tags.length ? html` · ${post.tags.map((t, i) => html`${i ? ', ' : ''}${t}`)}` : ''
+    }</p>`;
+    const respond = request.viewer
+      ? commentForm(post, reply.generateCsrf(), form.value ?? '', form.message, form.problems)
+      : html`<p><a href="/signin?return_to=${encodeURIComponent(postPath(post.slug))}">Sign in</a> to comment.</p>`;
+    const body = html`<article>${meta}${post.cover_url ? html`<img src="${post.cover_url}" alt="">` : ''}
+${paragraphs(post.body)}</article>
+<section aria-labelledby="comments-heading"><h2 id="comments-heading">Comments</h2>
+${commentList(comments)}
+${respond}
+</section>`;
+    return deps.render(request, reply, post.title, body, status);
+  }
+
+  app.get<{ Params: Params }>('/posts/:slug', { config }, async (request, reply) => {
+    const post = await deps.posts.getPublished(principalOf(request.viewer), request.params.slug);
+    return renderPost(request, reply, post);
+  });
+
+  const signedIn = async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
+    if (!request.viewer)
+      return reply.redirect(`/signin?return_to=${encodeURIComponent(postPath(request.params.slug))}`, 303);
+  };
+
+  app.post<{ Params: Params }>(
+    '/posts/:slug/comments',
+    { config, preHandler: [signedIn, app.csrfProtection] },
+    async (request, reply) => {
+      const principal = principalOf(request.viewer);
+      const post = await deps.posts.getPublished(principal, request.params.slug);
+      const typed = (request.body as { body?: unknown } | undefined)?.body;
+      const value = typeof typed === 'string' ? typed : '';
+      const parsed = parseForm<CommentForm>(CommentForm, request.body);
+      if (!parsed.ok) {
+        const problems = parsed.problems.map((p) => (p.field === 'body' ? { ...p, field: 'Comment' } : p));
+        return renderPost(request, reply, post, { value, problems }, 400);
+      }
+      try {
+        const comment = await deps.comments.create(principal, {
+          target_type: 'post',
+          target_id: post.id,
+          body: parsed.value.body,
+        });
+        return reply.redirect(`${postPath(post.slug)}#comment-${comment.id}`, 303);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 'invalid_request') throw error;
+        return renderPost(request, reply, post, { value, message: error.message }, 400);
+      }
+    },
+  );
+}

@@ -1,6 +1,64 @@
-// STUB: replaced by the area implementation.
+import type { CommentsTable, Executor, PostsTable } from '../../db/tables.ts';
+
+const withAuthor = (ex: Executor) =>
+  ex
+    .selectFrom('comments')
+    .innerJoin('users', 'users.id', 'comments.user_id')
+    .selectAll('comments')
+    .select('users.name as author_name');
+
+export type CommentQuery = ReturnType<typeof withAuthor>;
+
 export function commentsStore() {
-  return {};
+  return {
+    /** Comments with their author's name. */
+    baseQuery: withAuthor,
+
+    /**
+     * Only visible comments on published posts of the given visibilities, or on the given lessons (whose visibility
+     * the curriculum area decided).
+     */
+    onlyReadable: (q: CommentQuery, postVisibilities: PostsTable['visibility'][], lessonIds: string[]) =>
+      q
+        .where('comments.status', '=', 'visible')
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('comments.target_type', '=', 'post'),
+              eb(
+                'comments.target_id',
+                'in',
+                eb
+                  .selectFrom('posts')
+                  .select('posts.id')
+                  .where('posts.status', '=', 'published')
+                  .where('posts.visibility', 'in', postVisibilities),
+              ),
+            ]),
+            ...(lessonIds.length
+              ? [eb.and([eb('comments.target_type', '=', 'lesson'), eb('comments.target_id', 'in', lessonIds)])]
+              : []),
+          ]),
+        ),
+
+    findById: (ex: Executor, id: string) => withAuthor(ex).where('comments.id', '=', id).executeTakeFirst(),
+
+    /** The newest `limit` visible comments on one target, oldest first. */
+    recentVisible: async (ex: Executor, targetType: CommentsTable['target_type'], targetId: string, limit: number) =>
+      (
+        await withAuthor(ex)
+          .where('comments.target_type', '=', targetType)
+          .where('comments.target_id', '=', targetId)
+          .where('comments.status', '=', 'visible')
+          .orderBy('comments.id', 'desc')
+          .limit(limit)
+          .execute()
+      ).reverse(),
+
+    insert: async (ex: Executor, row: CommentsTable) => {
+      await ex.insertInto('comments').values(row).execute();
+    },
+  };
 }
 
 export type CommentsStore = ReturnType<typeof commentsStore>;

@@ -1,9 +1,167 @@
-// STUB: replaced by the area implementation.
+import { randomBytes } from 'node:crypto';
+import { newId } from '../../db/ids.ts';
+import { paginate } from '../../db/pagination.ts';
+import type { PagesTable } from '../../db/tables.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { errors } from '../../http/errors.ts';
+import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
+import { slugify } from '../slugs.ts';
+import type { Page, PageCreate, PageListQuery, PageUpdate } from './schema.ts';
 import type { PagesStore } from './store.ts';
 
+/** The API view of a page: the draft body is the editors' working copy, so only staff get it. */
+export function toPage(row: PagesTable, staff: boolean): Page {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    ...(staff ? { draft_body: row.draft_body } : {}),
+    published_body: row.published_body,
+    seo_title: row.seo_title,
+    seo_description: row.seo_description,
+    status: row.status,
+    published_at: row.published_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/**
+ * Pages (about, terms, landing pages). Editors change `draft_body`; publishing copies it to `published_body`, which is
+ * what the site shows, so edits stay invisible until the next publish. Anonymous callers and students see published
+ * pages only, with the live body; staff see every page and both bodies. Anything else is 404, never 403.
+ */
 export function pagesService(deps: AreaDeps & { store: PagesStore }) {
-  return { deps };
+  const { db, clock, store } = deps;
+  const now = () => clock.now().toISOString();
+  const notFound = () => errors.notFound('page');
+
+  async function loadForWrite(id: string) {
+    const row = await store.findById(db, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  const slugConflict = (slug: string) =>
+    errors.conflict(`The slug "${slug}" is already taken by another page; choose another slug.`);
+
+  async function write<T>(slug: string | undefined, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      // Two writers may pass the slugTaken check at once; the unique index decides.
+      if (isUniqueViolation(error)) throw slugConflict(slug ?? '');
+      throw error;
+    }
+  }
+
+  return {
+    async list(principal: Principal, query: PageListQuery) {
+      const staff = isStaff(principal);
+      let q = store.baseQuery(db);
+      if (query.status) q = q.where('status', '=', query.status);
+      if (query.q)
+        q = q.where((eb) =>
+          eb(eb.fn('lower', ['title']), 'like', `%${query.q?.toLowerCase().replace(/[%_\\]/g, '')}%`),
+        );
+      if (!staff) q = q.where('status', '=', 'published');
+      const page = await paginate(q, query, 'id', 'created_at');
+      return { ...page, data: page.data.map((row) => toPage(row, staff)) };
+    },
+
+    async get(principal: Principal, key: string) {
+      const staff = isStaff(principal);
+      const row = await store.findByIdOrSlug(db, key);
+      if (!row || (!staff && row.status !== 'published')) throw notFound();
+      return toPage(row, staff);
+    },
+
+    async create(input: PageCreate) {
+      const title = input.title.trim();
+      if (!title) throw errors.invalidRequest('A page needs a title; send a non-blank "title".');
+      let slug = input.slug;
+      if (slug && (await store.slugTaken(db, slug))) throw slugConflict(slug);
+      if (!slug) {
+        const base = slugify(title) || 'page';
+        slug = (await store.slugTaken(db, base)) ? `${base}-${randomBytes(3).toString('hex')}` : base;
+      }
+      const at = now();
+      const row: PagesTable = {
+        id: newId('pag'),
+        title,
+        slug,
+        draft_body: input.draft_body ?? '',
+        published_body: null,
+        seo_title: input.seo_title ?? null,
+        seo_description: input.seo_description ?? null,
+        status: 'draft',
+        published_at: null,
+        created_at: at,
+        updated_at: at,
+      };
+      await write(slug, () => store.insert(db, row));
+      return toPage(row, true);
+    },
+
+    async update(id: string, input: PageUpdate) {
+      const row = await loadForWrite(id);
+      if (input.title !== undefined && !input.title.trim())
+        throw errors.invalidRequest('A page needs a title; send a non-blank "title".');
+      if (input.slug && (await store.slugTaken(db, input.slug, id))) throw slugConflict(input.slug);
+      const changes: Partial<PagesTable> = { updated_at: now() };
+      if (input.title !== undefined) changes.title = input.title.trim();
+      if (input.slug !== undefined) changes.slug = input.slug;
+      if (input.draft_body !== undefined) changes.draft_body = input.draft_body;
+      if (input.seo_title !== undefined) changes.seo_title = input.seo_title;
+      if (input.seo_description !== undefined) changes.seo_description = input.seo_description;
+      await write(input.slug, () => store.update(db, id, changes));
+      return toPage({ ...row, ...changes }, true);
+    },
+
+    async delete(id: string) {
+      const row = await loadForWrite(id);
+      if (row.status === 'published') {
+        throw errors.conflict(
+          `A published page cannot be deleted; unpublish it first (POST /api/v1/pages/${id}/unpublish).`,
+        );
+      }
+      await store.delete(db, id);
+    },
+
+    /** Copies the draft body to the live body; publishing again after edits replaces the live body. */
+    async publish(id: string) {
+      const row = await loadForWrite(id);
+      if (!row.draft_body.trim()) {
+        throw errors.conflict(
+          `A page needs a body before it can be published; set draft_body with PATCH /api/v1/pages/${id}.`,
+        );
+      }
+      const at = now();
+      const changes: Partial<PagesTable> = {
+        status: 'published',
+        published_body: row.draft_body,
+        published_at: at,
+        updated_at: at,
+      };
+      await store.update(db, id, changes);
+      return toPage({ ...row, ...changes }, true);
+    },
+
+    /** Takes the page off the site; the draft body is kept, the live body is cleared. */
+    async unpublish(id: string) {
+      const row = await loadForWrite(id);
+      if (row.status === 'draft') return toPage(row, true);
+      const changes: Partial<PagesTable> = {
+        status: 'draft',
+        published_body: null,
+        published_at: null,
+        updated_at: now(),
+      };
+      await store.update(db, id, changes);
+      return toPage({ ...row, ...changes }, true);
+    },
+  };
 }
 
 export type PagesService = ReturnType<typeof pagesService>;

@@ -1,6 +1,36 @@
-// STUB: replaced by the area implementation.
+import type { Executor, PagesTable } from '../../db/tables.ts';
+
 export function pagesStore() {
-  return {};
+  return {
+    baseQuery: (ex: Executor) => ex.selectFrom('pages').selectAll(),
+
+    findByIdOrSlug: (ex: Executor, key: string) =>
+      ex
+        .selectFrom('pages')
+        .selectAll()
+        .where((eb) => eb.or([eb('id', '=', key), eb('slug', '=', key)]))
+        .executeTakeFirst(),
+
+    findById: (ex: Executor, id: string) => ex.selectFrom('pages').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    slugTaken: async (ex: Executor, slug: string, exceptId?: string) => {
+      let query = ex.selectFrom('pages').select('id').where('slug', '=', slug);
+      if (exceptId) query = query.where('id', '!=', exceptId);
+      return (await query.executeTakeFirst()) !== undefined;
+    },
+
+    insert: async (ex: Executor, row: PagesTable) => {
+      await ex.insertInto('pages').values(row).execute();
+    },
+
+    update: async (ex: Executor, id: string, changes: Partial<PagesTable>) => {
+      await ex.updateTable('pages').set(changes).where('id', '=', id).execute();
+    },
+
+    delete: async (ex: Executor, id: string) => {
+      await ex.deleteFrom('pages').where('id', '=', id).execute();
+    },
+  };
 }
 
 export type PagesStore = ReturnType<typeof pagesStore>;

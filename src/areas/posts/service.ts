@@ -1,9 +1,234 @@
-// STUB: replaced by the area implementation.
+import { randomBytes } from 'node:crypto';
+import { newId } from '../../db/ids.ts';
+import { paginate } from '../../db/pagination.ts';
+import type { PostsTable } from '../../db/tables.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { errors } from '../../http/errors.ts';
+import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
+import { slugify } from '../slugs.ts';
+import type { Post, PostCreate, PostListQuery, PostSchedule, PostUpdate } from './schema.ts';
 import type { PostsStore } from './store.ts';
 
+export function toPost(row: PostsTable): Post {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    body: row.body,
+    excerpt: row.excerpt,
+    cover_url: row.cover_url,
+    tags: JSON.parse(row.tags) as string[],
+    visibility: row.visibility,
+    plan_ids: JSON.parse(row.plan_ids) as string[],
+    status: row.status,
+    scheduled_at: row.scheduled_at,
+    published_at: row.published_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/**
+ * The visibilities of published posts a non-staff caller may read. Membership plans do not exist yet, so "members"
+ * and "plans" posts are open to every signed-in user (a token, or a session on the school's pages); once plans and
+ * subscriptions land, "plans" narrows to the members of plan_ids.
+ */
+export const readableVisibilities = (principal: Principal): PostsTable['visibility'][] =>
+  principal.kind === 'user' ? ['public', 'members', 'plans'] : ['public'];
+
+/**
+ * Posts. Staff see every post; anyone else sees published posts whose visibility they may read; anything else is
+ * 404, never 403. published_at is set while (and only while) a post is published; scheduled_at while it is
+ * scheduled. Scheduled posts are published by publishDue, which the server runs at start and on a timer: the schedule
+ * lives in the database, so a restart catches up on whatever fell due meanwhile.
+ */
 export function postsService(deps: AreaDeps & { store: PostsStore }) {
-  return { deps, publishDue: async () => 0 };
+  const { db, clock, store } = deps;
+  const now = () => clock.now().toISOString();
+  const notFound = () => errors.notFound('post');
+
+  const readable = (principal: Principal, row: PostsTable) =>
+    isStaff(principal) || (row.status === 'published' && readableVisibilities(principal).includes(row.visibility));
+
+  async function loadForWrite(id: string) {
+    const row = await store.findById(db, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  const slugConflict = (slug: string) =>
+    errors.conflict(`The slug "${slug}" is already taken by another post; choose another slug.`);
+
+  async function write<T>(slug: string | undefined, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      // Two writers may pass the slugTaken check at once; the unique index decides.
+      if (isUniqueViolation(error)) throw slugConflict(slug ?? '');
+      throw error;
+    }
+  }
+
+  /** The audience after a write: "plans" needs plan ids, and plan ids mean nothing without "plans". */
+  function audience(visibility: PostsTable['visibility'], planIds: string[] | undefined, previous: string[]) {
+    const plans = planIds ?? (visibility === 'plans' ? previous : []);
+    if (visibility === 'plans' && plans.length === 0) {
+      throw errors.invalidRequest('Visibility "plans" needs at least one plan id in plan_ids.', [
+        { field: 'plan_ids', code: 'required', message: 'List the plans whose members may read the post.' },
+      ]);
+    }
+    if (visibility !== 'plans' && plans.length > 0) {
+      throw errors.invalidRequest(
+        'plan_ids apply only to visibility "plans"; set visibility to "plans" or drop them.',
+        [{ field: 'plan_ids', code: 'not_allowed', message: 'Only for visibility "plans".' }],
+      );
+    }
+    return JSON.stringify(plans);
+  }
+
+  async function setStatus(row: PostsTable, changes: Partial<PostsTable>) {
+    const next = { ...changes, updated_at: now() };
+    await store.update(db, row.id, next);
+    return toPost({ ...row, ...next });
+  }
+
+  return {
+    async list(principal: Principal, query: PostListQuery) {
+      let q = store.baseQuery(db);
+      if (query.status) q = q.where('status', '=', query.status);
+      if (query.visibility) q = q.where('visibility', '=', query.visibility);
+      if (query.tag) q = q.where(store.hasTag(query.tag));
+      if (query.q)
+        q = q.where((eb) =>
+          eb(eb.fn('lower', ['title']), 'like', `%${query.q?.toLowerCase().replace(/[%_\\]/g, '')}%`),
+        );
+      if (!isStaff(principal))
+        q = q.where('status', '=', 'published').where('visibility', 'in', readableVisibilities(principal));
+      const page = await paginate(q, query, 'id', 'created_at');
+      return { ...page, data: page.data.map(toPost) };
+    },
+
+    async get(principal: Principal, key: string) {
+      const row = await store.findByIdOrSlug(db, key);
+      if (!row || !readable(principal, row)) throw notFound();
+      return toPost(row);
+    },
+
+    /** A published post the caller may read, by id or slug (the school's public post pages; drafts are 404 there). */
+    async getPublished(principal: Principal, key: string) {
+      const row = await store.findByIdOrSlug(db, key);
+      if (row?.status !== 'published' || !readable(principal, row)) throw notFound();
+      return toPost(row);
+    },
+
+    /** Whether a post is published and the caller may read it (comments are open only on such posts). */
+    async isPublishedFor(principal: Principal, id: string) {
+      const row = await store.findById(db, id);
+      return row !== undefined && row.status === 'published' && readable(principal, row);
+    },
+
+    async create(input: PostCreate) {
+      const title = input.title.trim();
+      if (!title) throw errors.invalidRequest('A post needs a title; send a non-blank "title".');
+      const visibility = input.visibility ?? 'public';
+      const planIds = audience(visibility, input.plan_ids, []);
+      let slug = input.slug;
+      if (slug && (await store.slugTaken(db, slug))) throw slugConflict(slug);
+      if (!slug) {
+        const base = slugify(title) || 'post';
+        slug = (await store.slugTaken(db, base)) ? `${base}-${randomBytes(3).toString('hex')}` : base;
+      }
+      const at = now();
+      const row: PostsTable = {
+        id: newId('pst'),
+        title,
+        slug,
+        body: input.body ?? '',
+        excerpt: input.excerpt ?? '',
+        cover_url: input.cover_url ?? null,
+        tags: JSON.stringify(input.tags ?? []),
+        visibility,
+        plan_ids: planIds,
+        status: 'draft',
+        scheduled_at: null,
+        published_at: null,
+        created_at: at,
+        updated_at: at,
+      };
+      await write(slug, () => store.insert(db, row));
+      return toPost(row);
+    },
+
+    async update(id: string, input: PostUpdate) {
+      const row = await loadForWrite(id);
+      if (input.title !== undefined && !input.title.trim())
+        throw errors.invalidRequest('A post needs a title; send a non-blank "title".');
+      if (input.slug && (await store.slugTaken(db, input.slug, id))) throw slugConflict(input.slug);
+      const changes: Partial<PostsTable> = { updated_at: now() };
+      if (input.visibility !== undefined || input.plan_ids !== undefined) {
+        const visibility = input.visibility ?? row.visibility;
+        changes.visibility = visibility;
+        changes.plan_ids = audience(visibility, input.plan_ids, JSON.parse(row.plan_ids) as string[]);
+      }
+      if (input.title !== undefined) changes.title = input.title.trim();
+      if (input.slug !== undefined) changes.slug = input.slug;
+      if (input.body !== undefined) changes.body = input.body;
+      if (input.excerpt !== undefined) changes.excerpt = input.excerpt;
+      if (input.cover_url !== undefined) changes.cover_url = input.cover_url;
+      if (input.tags !== undefined) changes.tags = JSON.stringify(input.tags);
+      await write(input.slug, () => store.update(db, id, changes));
+      return toPost({ ...row, ...changes });
+    },
+
+    async delete(id: string) {
+      const row = await loadForWrite(id);
+      if (row.status === 'published') {
+        throw errors.conflict(
+          `A published post cannot be deleted; unpublish it first (POST /api/v1/posts/${id}/unpublish).`,
+        );
+      }
+      await db.transaction().execute((tx) => store.delete(tx, id));
+    },
+
+    /** Publishes now, from draft or scheduled (a schedule is dropped). */
+    async publish(id: string) {
+      const row = await loadForWrite(id);
+      if (row.status === 'published') return toPost(row);
+      return setStatus(row, { status: 'published', published_at: now(), scheduled_at: null });
+    },
+
+    /** Schedules a draft (or moves a scheduled post's time); publishDue publishes it when the time comes. */
+    async schedule(id: string, input: PostSchedule) {
+      const row = await loadForWrite(id);
+      const at = new Date(input.publish_at);
+      if (Number.isNaN(at.getTime()) || at.getTime() <= clock.now().getTime()) {
+        throw errors.invalidRequest(
+          `publish_at must be in the future (now is ${now()}); ` +
+            `to publish right away use POST /api/v1/posts/${id}/publish.`,
+          [{ field: 'publish_at', code: 'past', message: 'Must be in the future.' }],
+        );
+      }
+      if (row.status === 'published') {
+        throw errors.conflict(
+          `This post is already published; unpublish it first (POST /api/v1/posts/${id}/unpublish) to schedule it.`,
+        );
+      }
+      return setStatus(row, { status: 'scheduled', scheduled_at: at.toISOString() });
+    },
+
+    /** Back to draft, from published or scheduled (the schedule is cancelled). */
+    async unpublish(id: string) {
+      const row = await loadForWrite(id);
+      if (row.status === 'draft') return toPost(row);
+      return setStatus(row, { status: 'draft', published_at: null, scheduled_at: null });
+    },
+
+    /** Publishes every scheduled post that is due, in one transaction; returns how many. Run by the server's timer. */
+    publishDue: () => db.transaction().execute((tx) => store.publishDue(tx, now())),
+
+    readableVisibilities,
+  };
 }
 
 export type PostsService = ReturnType<typeof postsService>;

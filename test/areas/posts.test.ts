@@ -1,0 +1,379 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { newId } from '../../src/db/ids.ts';
+import { apiClient, listAll, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { engines } from '../support/databases.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+type Post = {
+  id: string;
+  title: string;
+  slug: string;
+  body: string;
+  excerpt: string;
+  cover_url: string | null;
+  tags: string[];
+  visibility: string;
+  plan_ids: string[];
+  status: string;
+  scheduled_at: string | null;
+  published_at: string | null;
+};
+type List = { data: Post[]; has_more: boolean; next_cursor: string | null };
+
+for (const engine of engines) {
+  describe(`posts API (${engine})`, () => {
+    let server: TestServer;
+    let tokens: { staff: string; readOnly: string; student: string; otherScope: string };
+    let staff: ReturnType<typeof apiClient>;
+    let readOnlyStaff: ReturnType<typeof apiClient>;
+    let studentApi: ReturnType<typeof apiClient>;
+    let otherScope: ReturnType<typeof apiClient>;
+    let anonymous: ReturnType<typeof apiClient>;
+    let student: Person;
+
+    const connect = () => {
+      staff = apiClient(server.url, tokens.staff);
+      readOnlyStaff = apiClient(server.url, tokens.readOnly);
+      studentApi = apiClient(server.url, tokens.student);
+      otherScope = apiClient(server.url, tokens.otherScope);
+      anonymous = apiClient(server.url);
+    };
+
+    before(async () => {
+      server = await startTestServer(engine);
+      const people = await schoolWithPeople(server);
+      student = people.student;
+      tokens = {
+        staff: await tokenFor(server, people.staff, 'posts:read posts:write'),
+        readOnly: await tokenFor(server, people.staff, 'posts:read'),
+        student: await tokenFor(server, student, 'posts:read posts:write'),
+        otherScope: await tokenFor(server, people.staff, 'pages:read'),
+      };
+      connect();
+    });
+    after(() => server.close());
+
+    const create = async (body: Record<string, unknown>) => {
+      const response = await staff.post<Post>('/api/v1/posts', body);
+      assert.equal(response.status, 201, JSON.stringify(response.body));
+      return response.body;
+    };
+    const published = async (body: Record<string, unknown>) => {
+      const post = await create(body);
+      const response = await staff.post<Post>(`/api/v1/posts/${post.id}/publish`);
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      return response.body;
+    };
+    const inFuture = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+    test('create makes a public draft with a slug from the title; get by id and by slug', async () => {
+      const post = await create({
+        title: 'Spring Term News',
+        body: 'Hello',
+        excerpt: 'Short',
+        cover_url: 'https://cdn.example/cover.jpg',
+        tags: ['news', 'term'],
+      });
+      assert.match(post.id, /^pst_[0-9a-z]{26}$/);
+      assert.equal(post.slug, 'spring-term-news');
+      assert.equal(post.status, 'draft');
+      assert.equal(post.visibility, 'public');
+      assert.deepEqual(post.tags, ['news', 'term']);
+      assert.deepEqual(post.plan_ids, []);
+      assert.equal(post.scheduled_at, null);
+      assert.equal(post.published_at, null);
+      assert.equal((await staff.get<Post>(`/api/v1/posts/${post.id}`)).body.excerpt, 'Short');
+      assert.equal((await staff.get<Post>('/api/v1/posts/spring-term-news')).body.id, post.id);
+    });
+
+    test('update changes only the given fields; a taken slug is 409; blank title is 400', async () => {
+      const a = await create({ title: 'Post A', body: 'a body', tags: ['x'] });
+      const b = await create({ title: 'Post B' });
+      const updated = await staff.patch<Post>(`/api/v1/posts/${a.id}`, { excerpt: 'New excerpt', tags: [] });
+      assert.equal(updated.status, 200);
+      assert.equal(updated.body.title, 'Post A');
+      assert.equal(updated.body.body, 'a body');
+      assert.equal(updated.body.excerpt, 'New excerpt');
+      assert.deepEqual((await staff.get<Post>(`/api/v1/posts/${a.id}`)).body.tags, []);
+      const taken = await staff.patch(`/api/v1/posts/${a.id}`, { slug: b.slug });
+      assert.equal(taken.status, 409);
+      assert.match(String(taken.body.error_description), /"post-b" is already taken.*choose another slug/);
+      assert.equal((await staff.post('/api/v1/posts', { title: 'X', slug: b.slug })).status, 409);
+      assert.equal((await staff.patch(`/api/v1/posts/${a.id}`, { title: ' ' })).status, 400);
+      assert.equal((await staff.patch(`/api/v1/posts/pst_${'0'.repeat(26)}`, { title: 'Gone' })).status, 404);
+    });
+
+    test('visibility: "plans" needs plan_ids, plan_ids need "plans", leaving "plans" clears them', async () => {
+      const noPlans = await staff.post('/api/v1/posts', { title: 'P', visibility: 'plans' });
+      assert.equal(noPlans.status, 400);
+      assert.match(String(noPlans.body.error_description), /needs at least one plan id in plan_ids/);
+      const emptyPlans = await staff.post('/api/v1/posts', { title: 'P', visibility: 'plans', plan_ids: [] });
+      assert.equal(emptyPlans.status, 400);
+      const stray = await staff.post('/api/v1/posts', { title: 'P', plan_ids: ['pln_gold'] });
+      assert.equal(stray.status, 400);
+      assert.match(String(stray.body.error_description), /only to visibility "plans"/);
+
+      const post = await create({ title: 'Gold Only', visibility: 'plans', plan_ids: ['pln_gold'] });
+      assert.deepEqual(post.plan_ids, ['pln_gold']);
+      const morePlans = await staff.patch<Post>(`/api/v1/posts/${post.id}`, { plan_ids: ['pln_gold', 'pln_silver'] });
+      assert.deepEqual(morePlans.body.plan_ids, ['pln_gold', 'pln_silver']);
+      assert.equal((await staff.patch(`/api/v1/posts/${post.id}`, { plan_ids: [] })).status, 400);
+      const toMembers = await staff.patch<Post>(`/api/v1/posts/${post.id}`, { visibility: 'members' });
+      assert.equal(toMembers.body.visibility, 'members');
+      assert.deepEqual(toMembers.body.plan_ids, []);
+      assert.deepEqual((await staff.get<Post>(`/api/v1/posts/${post.id}`)).body.plan_ids, []);
+      assert.equal((await staff.patch(`/api/v1/posts/${post.id}`, { visibility: 'plans' })).status, 400);
+    });
+
+    test('publish, schedule and unpublish; the state rules', async () => {
+      const post = await create({ title: 'Lifecycle', body: 'text' });
+      const past = await staff.post(`/api/v1/posts/${post.id}/schedule`, { publish_at: '2020-01-01T00:00:00Z' });
+      assert.equal(past.status, 400);
+      assert.match(String(past.body.error_description), /publish_at must be in the future.*\/publish/);
+      assert.equal((await staff.post(`/api/v1/posts/${post.id}/schedule`, {})).status, 400);
+      assert.equal((await staff.post(`/api/v1/posts/${post.id}/schedule`, { publish_at: 'tomorrow' })).status, 400);
+      const extra = await staff.post(`/api/v1/posts/${post.id}/schedule`, { publish_at: inFuture(60_000), now: 1 });
+      assert.equal(extra.status, 400);
+
+      const at = new Date(Date.now() + 3_600_000);
+      const offset = `${at.toISOString().slice(0, 19)}+00:00`;
+      const scheduled = await staff.post<Post>(`/api/v1/posts/${post.id}/schedule`, { publish_at: offset });
+      assert.equal(scheduled.status, 200);
+      assert.equal(scheduled.body.status, 'scheduled');
+      assert.equal(scheduled.body.scheduled_at, `${at.toISOString().slice(0, 19)}.000Z`, 'stored as UTC');
+      assert.equal(scheduled.body.published_at, null);
+      assert.equal((await anonymous.get(`/api/v1/posts/${post.id}`)).status, 404, 'scheduled is not public yet');
+      const later = inFuture(7_200_000);
+      const moved = await staff.post<Post>(`/api/v1/posts/${post.id}/schedule`, { publish_at: later });
+      assert.equal(moved.body.scheduled_at, later, 'a scheduled post can be rescheduled');
+
+      const now = await staff.post<Post>(`/api/v1/posts/${post.id}/publish`);
+      assert.equal(now.body.status, 'published');
+      assert.equal(now.body.scheduled_at, null);
+      assert.ok(now.body.published_at && Math.abs(Date.parse(now.body.published_at) - Date.now()) < 60_000);
+      assert.equal((await anonymous.get<Post>(`/api/v1/posts/${post.slug}`)).body.id, post.id);
+      const again = await staff.post<Post>(`/api/v1/posts/${post.id}/publish`);
+      assert.equal(again.body.published_at, now.body.published_at, 'publishing twice changes nothing');
+      const scheduleLive = await staff.post(`/api/v1/posts/${post.id}/schedule`, { publish_at: inFuture(60_000) });
+      assert.equal(scheduleLive.status, 409);
+      assert.match(String(scheduleLive.body.error_description), /already published; unpublish it first/);
+
+      const back = await staff.post<Post>(`/api/v1/posts/${post.id}/unpublish`);
+      assert.equal(back.body.status, 'draft');
+      assert.equal(back.body.published_at, null);
+      assert.equal((await anonymous.get(`/api/v1/posts/${post.id}`)).status, 404);
+      await staff.post(`/api/v1/posts/${post.id}/schedule`, { publish_at: inFuture(60_000) });
+      const cancelled = await staff.post<Post>(`/api/v1/posts/${post.id}/unpublish`);
+      assert.equal(cancelled.body.status, 'draft');
+      assert.equal(cancelled.body.scheduled_at, null, 'unpublishing a scheduled post cancels the schedule');
+      assert.equal((await staff.post(`/api/v1/posts/pst_${'0'.repeat(26)}/publish`)).status, 404);
+    });
+
+    test('delete: a published post is 409; a draft is deleted with its comments', async () => {
+      const live = await published({ title: 'Delete Live' });
+      const refused = await staff.delete(`/api/v1/posts/${live.id}`);
+      assert.equal(refused.status, 409);
+      assert.match(String(refused.body.error_description), /unpublish it first/);
+      await staff.post(`/api/v1/posts/${live.id}/unpublish`);
+      const at = new Date().toISOString();
+      const commentId = newId('cmt');
+      await server.database.db
+        .insertInto('comments')
+        .values({
+          id: commentId,
+          target_type: 'post',
+          target_id: live.id,
+          user_id: student.id,
+          parent_id: null,
+          body: 'hi',
+          status: 'visible',
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      assert.equal((await staff.delete(`/api/v1/posts/${live.id}`)).status, 204);
+      assert.equal((await staff.get(`/api/v1/posts/${live.id}`)).status, 404);
+      assert.equal((await staff.delete(`/api/v1/posts/${live.id}`)).status, 404);
+      const left = await server.database.db.selectFrom('comments').select('id').where('id', '=', commentId).execute();
+      assert.deepEqual(left, []);
+    });
+
+    test('validation: unknown field, wrong type, too long, too many tags, bad id, empty update', async () => {
+      const unknown = await staff.post('/api/v1/posts', { title: 'x', author: 'me' });
+      assert.equal(unknown.status, 400);
+      assert.equal((unknown.body.errors as { field: string; code: string }[])[0]?.code, 'unknown_field');
+      assert.equal((await staff.post('/api/v1/posts', { title: 'x', tags: 'news' })).status, 400);
+      assert.equal((await staff.post('/api/v1/posts', { title: 'x', visibility: 'secret' })).status, 400);
+      const tooLong = await staff.post('/api/v1/posts', { title: 'x'.repeat(201) });
+      assert.equal(tooLong.status, 400);
+      assert.equal((tooLong.body.errors as { field: string }[])[0]?.field, 'title');
+      const longTag = await staff.post('/api/v1/posts', { title: 'x', tags: ['t'.repeat(41)] });
+      assert.equal(longTag.status, 400);
+      assert.equal((await staff.post('/api/v1/posts', { title: 'x', tags: ['t'.repeat(40)] })).status, 201);
+      const tags = Array.from({ length: 21 }, (_, i) => `tag${i}`);
+      assert.equal((await staff.post('/api/v1/posts', { title: 'x', tags })).status, 400);
+      assert.equal((await staff.post('/api/v1/posts', { title: 'x', tags: tags.slice(0, 20) })).status, 201);
+      assert.equal((await staff.post('/api/v1/posts', { title: 'x', tags: ['a', 'a'] })).status, 400);
+      assert.equal((await staff.post('/api/v1/posts', { title: 'x', tags: [''] })).status, 400);
+      assert.equal((await staff.post('/api/v1/posts', { title: 'x', cover_url: 'javascript:alert(1)' })).status, 400);
+      assert.equal((await staff.post('/api/v1/posts', { title: 'x', status: 'published' })).status, 400);
+      assert.equal((await staff.patch('/api/v1/posts/not-an-id', { title: 'y' })).status, 400);
+      const post = await create({ title: 'Valid Post' });
+      assert.equal((await staff.patch(`/api/v1/posts/${post.id}`, {})).status, 400);
+    });
+
+    test('principals: anonymous sees public; signed-in users also members and plans; staff all', async () => {
+      const pub = await published({ title: 'Seen Public' });
+      const members = await published({ title: 'Seen Members', visibility: 'members' });
+      const plans = await published({ title: 'Seen Plans', visibility: 'plans', plan_ids: ['pln_gold'] });
+      const draft = await create({ title: 'Seen Draft' });
+      const scheduled = await create({ title: 'Seen Scheduled' });
+      await staff.post(`/api/v1/posts/${scheduled.id}/schedule`, { publish_at: inFuture(3_600_000) });
+
+      const ids = async (client: ReturnType<typeof apiClient>) =>
+        new Set((await listAll<Post>(client, '/api/v1/posts')).map((p) => p.id));
+      const anon = await ids(anonymous);
+      assert.ok(anon.has(pub.id));
+      for (const hidden of [members, plans, draft, scheduled]) assert.ok(!anon.has(hidden.id), hidden.title);
+      const stu = await ids(studentApi);
+      for (const seen of [pub, members, plans]) assert.ok(stu.has(seen.id), seen.title);
+      for (const hidden of [draft, scheduled]) assert.ok(!stu.has(hidden.id), hidden.title);
+      const all = await ids(readOnlyStaff);
+      for (const p of [pub, members, plans, draft, scheduled]) assert.ok(all.has(p.id), p.title);
+
+      assert.equal((await anonymous.get(`/api/v1/posts/${members.slug}`)).status, 404);
+      assert.equal((await anonymous.get(`/api/v1/posts/${plans.id}`)).status, 404);
+      assert.equal((await anonymous.get(`/api/v1/posts/${draft.id}`)).status, 404);
+      assert.equal((await studentApi.get(`/api/v1/posts/${members.slug}`)).status, 200);
+      assert.equal((await studentApi.get(`/api/v1/posts/${draft.slug}`)).status, 404);
+      assert.equal((await studentApi.get(`/api/v1/posts/${scheduled.id}`)).status, 404);
+      assert.equal((await readOnlyStaff.get(`/api/v1/posts/${draft.id}`)).status, 200);
+      assert.equal((await studentApi.get<List>('/api/v1/posts?status=draft')).body.data.length, 0);
+    });
+
+    test('writes need posts:write: anonymous and students get 403 insufficient_scope, never 401', async () => {
+      const anon = await anonymous.post('/api/v1/posts', { title: 'Nope' });
+      assert.equal(anon.status, 403);
+      assert.equal(anon.body.error, 'insufficient_scope');
+      assert.match(
+        anon.headers.get('www-authenticate') ?? '',
+        new RegExp(
+          `^Bearer error="insufficient_scope", error_description="[^"]+", scope="posts:write", ` +
+            `resource_metadata="${server.url}/.well-known/oauth-protected-resource"$`,
+        ),
+      );
+      assert.equal((await studentApi.post('/api/v1/posts', { title: 'Nope' })).status, 403);
+      const post = await create({ title: 'Scope Target Post' });
+      for (const [method, path, body] of [
+        ['PATCH', `/api/v1/posts/${post.id}`, { title: 'y' }],
+        ['DELETE', `/api/v1/posts/${post.id}`, undefined],
+        ['POST', `/api/v1/posts/${post.id}/publish`, {}],
+        ['POST', `/api/v1/posts/${post.id}/schedule`, { publish_at: inFuture(60_000) }],
+        ['POST', `/api/v1/posts/${post.id}/unpublish`, {}],
+      ] as const) {
+        const response = await readOnlyStaff.call(method, path, body);
+        assert.equal(response.status, 403, `${method} ${path}`);
+        assert.match(response.headers.get('www-authenticate') ?? '', /scope="posts:write"/);
+      }
+      const noRead = await otherScope.get('/api/v1/posts');
+      assert.equal(noRead.status, 403);
+      assert.match(noRead.headers.get('www-authenticate') ?? '', /error="insufficient_scope".*scope="posts:read"/);
+      assert.equal((await staff.get<Post>(`/api/v1/posts/${post.id}`)).body.status, 'draft');
+    });
+
+    test('filters: status, visibility, exact tag (with LIKE and JSON characters), q', async () => {
+      const run = Date.now().toString(36);
+      const art = await create({ title: `Filter ${run} art`, tags: [`art${run}`, 'c++', '50%_off', 'say "hi"'] });
+      const artHistory = await published({ title: `Filter ${run} history`, tags: [`art${run}-history`, '50x_off'] });
+      const members = await published({ title: `Filter ${run} members`, visibility: 'members', tags: ['c++'] });
+      const titles = async (query: string) =>
+        (await listAll<Post>(staff, `/api/v1/posts?q=${encodeURIComponent(`Filter ${run}`)}&${query}`))
+          .map((p) => p.id)
+          .sort();
+      assert.deepEqual(await titles(`tag=art${run}`), [art.id]);
+      assert.deepEqual(await titles(`tag=${encodeURIComponent('c++')}`), [art.id, members.id].sort());
+      assert.deepEqual(await titles(`tag=${encodeURIComponent('50%_off')}`), [art.id]);
+      assert.deepEqual(await titles(`tag=${encodeURIComponent('say "hi"')}`), [art.id]);
+      assert.deepEqual(await titles('tag=art'), []);
+      assert.deepEqual(await titles('status=published'), [artHistory.id, members.id].sort());
+      assert.deepEqual(await titles('status=draft'), [art.id]);
+      assert.deepEqual(await titles('visibility=members'), [members.id]);
+      const anonTag = await anonymous.get<List>(`/api/v1/posts?tag=${encodeURIComponent('c++')}`);
+      assert.ok(!anonTag.body.data.some((p) => p.id === members.id), 'filters never widen what a caller sees');
+      assert.equal((await staff.get(`/api/v1/posts?tag=${'t'.repeat(41)}`)).status, 400);
+      assert.equal((await staff.get('/api/v1/posts?status=archived')).status, 400);
+    });
+
+    test('list cursor pagination, across a page boundary and a deleted cursor item', async () => {
+      const tag = `Page ${Date.now().toString(36)}`;
+      const made: Post[] = [];
+      for (let i = 0; i < 5; i++) made.push(await create({ title: `${tag} ${i}` }));
+      const query = `/api/v1/posts?q=${encodeURIComponent(tag)}`;
+      const first = await staff.get<List>(`${query}&limit=2`);
+      assert.deepEqual(
+        first.body.data.map((p) => p.title),
+        [`${tag} 4`, `${tag} 3`],
+      );
+      assert.equal(first.body.has_more, true);
+      assert.equal(first.body.next_cursor, made[3]?.id);
+      assert.equal((await staff.delete(`/api/v1/posts/${first.body.next_cursor}`)).status, 204);
+      const second = await staff.get<List>(`${query}&limit=2&starting_after=${first.body.next_cursor}`);
+      assert.deepEqual(
+        second.body.data.map((p) => p.title),
+        [`${tag} 2`, `${tag} 1`],
+      );
+      const third = await staff.get<List>(`${query}&limit=2&starting_after=${second.body.next_cursor}`);
+      assert.deepEqual(
+        third.body.data.map((p) => p.title),
+        [`${tag} 0`],
+      );
+      assert.equal(third.body.has_more, false);
+      assert.equal(third.body.next_cursor, null);
+      assert.equal((await staff.get<List>(`${query}&sort=created_at&limit=1`)).body.data[0]?.title, `${tag} 0`);
+      assert.equal((await staff.get(`${query}&limit=101`)).status, 400);
+      assert.equal((await staff.get(`${query}&starting_after=nope`)).status, 400);
+      assert.equal((await staff.get(`${query}&unknown=1`)).status, 400);
+    });
+
+    // Last: it restarts the server on the same database and port, and reconnects the clients.
+    test('scheduled posts publish themselves when due, across a restart (the schedule is stored)', async () => {
+      const due = await create({ title: 'Due Soon', visibility: 'public' });
+      const notYet = await create({ title: 'Not Yet' });
+      const dueAt = Date.now() + 1500;
+      const scheduled = await staff.post<Post>(`/api/v1/posts/${due.id}/schedule`, {
+        publish_at: new Date(dueAt).toISOString(),
+      });
+      assert.equal(scheduled.body.status, 'scheduled', JSON.stringify(scheduled.body));
+      await staff.post(`/api/v1/posts/${notYet.id}/schedule`, { publish_at: inFuture(3_600_000) });
+
+      await server.close();
+      await sleep(Math.max(0, dueAt - Date.now()) + 100);
+      // Same port, so the base URL (the tokens' audience) is unchanged.
+      server = await startTestServer(engine, { PORT: String(server.config.PORT) }, { databaseUrl: server.databaseUrl });
+      connect();
+
+      const after = await anonymous.get<Post>(`/api/v1/posts/${due.id}`);
+      assert.equal(after.status, 200, 'published by the restarted server at start');
+      assert.equal(after.body.status, 'published');
+      assert.equal(after.body.scheduled_at, null);
+      assert.ok(after.body.published_at && Date.parse(after.body.published_at) >= dueAt);
+      const waiting = await staff.get<Post>(`/api/v1/posts/${notYet.id}`);
+      assert.equal(waiting.body.status, 'scheduled', JSON.stringify(waiting.body));
+
+      // The timer's own path: what falls due is published once, in one go, and counted.
+      const soon = [await create({ title: 'Soon 1' }), await create({ title: 'Soon 2' })];
+      const soonAt = Date.now() + 1000;
+      for (const post of soon)
+        await staff.post(`/api/v1/posts/${post.id}/schedule`, { publish_at: new Date(soonAt).toISOString() });
+      assert.equal(await server.services.areas.posts.publishDue(), 0, 'nothing is due yet');
+      await sleep(Math.max(0, soonAt - Date.now()) + 100);
+      assert.equal(await server.services.areas.posts.publishDue(), 2);
+      assert.equal(await server.services.areas.posts.publishDue(), 0);
+      for (const post of soon)
+        assert.equal((await anonymous.get<Post>(`/api/v1/posts/${post.id}`)).body.status, 'published');
+      assert.equal((await staff.get<Post>(`/api/v1/posts/${notYet.id}`)).body.status, 'scheduled');
+    });
+  });
+}
