@@ -11,16 +11,23 @@ export function benchEngines(): Engine[] {
   return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
-export type SpawnedServer = { url: string; setupUrl: string | undefined; child: ChildProcess; stop(): Promise<void> };
+export type SpawnedServer = {
+  url: string;
+  databaseUrl: string;
+  setupUrl: string | undefined;
+  child: ChildProcess;
+  stop(): Promise<void>;
+};
 
 /** Starts `node src/main.ts` as its own process (as in production) on a fresh database, and waits for it to listen. */
 export async function spawnServer(engine: Engine, env: Record<string, string> = {}): Promise<SpawnedServer> {
   const port = await freePort();
+  const databaseUrl = await freshDatabaseUrl(engine);
   const child = spawn(process.execPath, ['src/main.ts'], {
     env: {
       ...process.env,
       PORT: String(port),
-      DATABASE_URL: await freshDatabaseUrl(engine),
+      DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'info',
       ...env,
     },
@@ -43,6 +50,7 @@ export async function spawnServer(engine: Engine, env: Record<string, string> = 
   child.stdout?.resume();
   return {
     url: `http://127.0.0.1:${port}`,
+    databaseUrl,
     setupUrl,
     child,
     stop: () =>

@@ -29,6 +29,7 @@ import { registerInteractionRoutes } from './oauth/interactions/routes.ts';
 import { mountProvider } from './oauth/mount.ts';
 import { registerProtectedResourceMetadata } from './oauth/protected-resource.ts';
 import { createProvider } from './oauth/provider.ts';
+import { tokenCache } from './oauth/token-cache.ts';
 import { registerUserinfo } from './oauth/userinfo.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
 import { registerAccountAppsPage } from './web/account-apps-page.ts';
@@ -64,6 +65,8 @@ export async function buildApp(deps: AppDeps) {
 
   const app = Fastify({
     logger: loggerOptions(config.LOG_LEVEL, deps.logStream),
+    // One line per request, written when it completes (Fastify's default writes two).
+    disableRequestLogging: true,
     trustProxy:
       typeof config.TRUST_PROXY === 'number'
         ? (_address: string, hop: number) => hop < (config.TRUST_PROXY as number)
@@ -78,10 +81,17 @@ export async function buildApp(deps: AppDeps) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installErrorHandlers(app);
-  requireRouteDeclarations(app);
+  /** Every route the app registers, as declared (the contract test and generated documents read it). */
+  const routes = requireRouteDeclarations(app);
   await registerOpenApi(app, { baseUrl: config.BASE_URL });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { req: request, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
+      'request completed',
+    );
   });
 
   await app.register(helmet, {
@@ -129,6 +139,8 @@ export async function buildApp(deps: AppDeps) {
   const cookie_ = sessionCookie(config.COOKIE_SECURE);
   const render = pageRenderer({ db, school });
 
+  const tokens = tokenCache({ ttlMs: config.TOKEN_CACHE_SECONDS * 1000 });
+  const verifyAccessToken = accessTokenVerifier({ db, clock, cache: tokens });
   const provider = createProvider({
     config,
     db,
@@ -137,9 +149,9 @@ export async function buildApp(deps: AppDeps) {
     signingKeys: deps.signingKeys,
     cookieKeys: deps.oidcCookieKeys,
     logError: (error, context) => app.log.error({ err: error }, context),
+    onRevoke: () => tokens.clear(),
   });
-  const verifyAccessToken = accessTokenVerifier({ db, clock });
-  const connectedApps = connectedAppsService({ db });
+  const connectedApps = connectedAppsService({ db, onRevoke: () => tokens.clear() });
 
   const areas = buildAreas({ db, clock, config, sessions, connectedApps });
 
@@ -169,6 +181,7 @@ export async function buildApp(deps: AppDeps) {
   return {
     app,
     services: { setup, sessions, signin, users, school, provider, verifyAccessToken, connectedApps, areas },
+    routes,
   };
 }
 

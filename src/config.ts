@@ -100,6 +100,13 @@ export const ConfigSchema = Type.Object(
       description:
         'A code or refresh token presented again within this many seconds of its first use (a retry, two tabs) is refused without revoking its grant; later it counts as a replay and revokes the grant.',
     }),
+    TOKEN_CACHE_SECONDS: Type.Integer({
+      minimum: 0,
+      maximum: 60,
+      default: 5,
+      description:
+        'How long a validated access token is remembered by an instance (0 turns the cache off). A revocation clears it at once on the instance that revoked; other instances see it within this many seconds.',
+    }),
     OAUTH_REGISTRATIONS_PER_HOUR: Type.Integer({
       minimum: 1,
       maximum: 100000,

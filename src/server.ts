@@ -12,6 +12,7 @@ export type RunningServer = {
   url: string;
   app: Awaited<ReturnType<typeof buildApp>>['app'];
   services: Awaited<ReturnType<typeof buildApp>>['services'];
+  routes: Awaited<ReturnType<typeof buildApp>>['routes'];
   database: Database;
   /** Stops accepting, lets in-flight requests finish, then closes the database and Redis. */
   close(): Promise<void>;
@@ -29,7 +30,7 @@ export async function startServer(
   const cookieKey = await loadOrCreateSecret(database.db, clock, 'cookie_key', () => randomToken(32));
   const oidcCookieKey = await loadOrCreateSecret(database.db, clock, 'oidc_cookie_key', () => randomToken(32));
   const signingKeys = await loadSigningKeys(database.db, clock);
-  const { app, services } = await buildApp({
+  const { app, services, routes } = await buildApp({
     config,
     database,
     limiter,
@@ -65,7 +66,7 @@ export async function startServer(
   const setupToken = await services.setup.issueToken();
   if (setupToken) {
     const base = config.BASE_URL.replace(/:0$/, `:${port}`);
-    app.log.info(
+    app.log.warn(
       { setup_url: `${base}/setup?token=${setupToken}` },
       'The school is not set up yet: open the setup link once to create it',
     );
@@ -75,6 +76,7 @@ export async function startServer(
     url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,
     app,
     services,
+    routes,
     database,
     close: () => app.close(),
   };

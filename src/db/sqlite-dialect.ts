@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { type DialectAdapter, type Kysely, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 
 /**
@@ -13,13 +13,22 @@ export function nodeSqliteDialect(path: string): SqliteDialect {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
       const db = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: 5000 });
       db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+      const statements = new Map<string, { statement: StatementSync; reader: boolean }>();
       return {
         close: () => db.close(),
         prepare(sql: string) {
-          const statement = db.prepare(sql);
+          // Kysely sends the same few SQL texts over and over; preparing each once saves most of a query's cost.
+          let prepared = statements.get(sql);
+          if (!prepared) {
+            if (statements.size >= 500) statements.clear();
+            const fresh = db.prepare(sql);
+            prepared = { statement: fresh, reader: fresh.columns().length > 0 };
+            statements.set(sql, prepared);
+          }
+          const { statement, reader } = prepared;
           const params = (values: ReadonlyArray<unknown>) => values as SQLInputValue[];
           return {
-            reader: statement.columns().length > 0,
+            reader,
             all: (values: ReadonlyArray<unknown>) => statement.all(...params(values)),
             run: (values: ReadonlyArray<unknown>) => {
               const result = statement.run(...params(values));

@@ -31,8 +31,24 @@ declare module 'fastify' {
  * Refuses to register a route that declares neither its scope nor that it is public or a page: a route cannot be
  * added without saying who may call it.
  */
-export function requireRouteDeclarations(app: FastifyInstance) {
+export type RouteEntry = {
+  method: string;
+  url: string;
+  config: Record<string, unknown>;
+  schema: Record<string, unknown> | undefined;
+};
+
+export function requireRouteDeclarations(app: FastifyInstance): RouteEntry[] {
+  const table: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      table.push({
+        method,
+        url: route.url,
+        config: (route.config ?? {}) as Record<string, unknown>,
+        schema: route.schema as Record<string, unknown> | undefined,
+      });
+    }
     const config = (route.config ?? {}) as Record<string, unknown>;
     const declared =
       config.public === true || config.page === true || (typeof config.scope === 'string' && isScope(config.scope));
@@ -45,6 +61,7 @@ export function requireRouteDeclarations(app: FastifyInstance) {
       throw new Error(`Route ${route.method} ${route.url} has no operationId`);
     }
   });
+  return table;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
 import type { Role } from '../identity/schema.ts';
 import { sha256 } from '../security/tokens.ts';
+import type { TokenCache } from './token-cache.ts';
 
 export type TokenPrincipal = {
   userId: string;
@@ -18,11 +19,13 @@ export type TokenPrincipal = {
 /**
  * Validates an opaque access token against the authorization server's own store, in one query: the token row exists
  * and has not expired, its grant still exists (revoking an app or replaying a code deletes the grant), and its user is
- * active. Nothing is cached, so a revocation takes effect on the very next request.
+ * active. Results are cached briefly (see token-cache.ts for the bounds).
  */
-export function accessTokenVerifier(deps: { db: Db; clock: Clock }) {
+export function accessTokenVerifier(deps: { db: Db; clock: Clock; cache: TokenCache }) {
   return async (token: string): Promise<TokenPrincipal | undefined> => {
     if (token.length < 16 || token.length > 512) return undefined;
+    const cached = deps.cache.get(token);
+    if (cached) return cached;
     const now = deps.clock.now().toISOString();
     const row = await deps.db
       .selectFrom('oauth_models as t')
@@ -45,7 +48,7 @@ export function accessTokenVerifier(deps: { db: Db; clock: Clock }) {
     };
     const audience = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
     if (!audience) return undefined;
-    return {
+    const principal: TokenPrincipal = {
       userId: row.user_id,
       role: row.role,
       name: row.name,
@@ -56,6 +59,8 @@ export function accessTokenVerifier(deps: { db: Db; clock: Clock }) {
       scopes: new Set((payload.scope ?? '').split(' ').filter(Boolean)),
       expiresAt: payload.exp,
     };
+    deps.cache.set(token, principal);
+    return principal;
   };
 }
 

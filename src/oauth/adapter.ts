@@ -42,7 +42,7 @@ export async function revokeGrant(ex: Executor, grantId: string): Promise<void> 
  * stored, so the table holds no usable secret. `consume` is a conditional update: of two concurrent exchanges of one code or
  * refresh token exactly one wins; the loser gets invalid_grant and the grant is revoked, as a replay would be.
  */
-export function kyselyAdapterFactory(deps: { db: Db; clock: Clock; reuseGraceMs: number }) {
+export function kyselyAdapterFactory(deps: { db: Db; clock: Clock; reuseGraceMs: number; onRevoke: () => void }) {
   const { db, clock } = deps;
   return (model: string): Adapter => {
     const key = (id: string) => storedId(model, id);
@@ -127,10 +127,12 @@ export function kyselyAdapterFactory(deps: { db: Db; clock: Clock; reuseGraceMs:
 
       async destroy(id: string) {
         await db.deleteFrom('oauth_models').where('model', '=', model).where('id', '=', key(id)).execute();
+        if (model === 'AccessToken' || model === 'RefreshToken' || model === 'Grant') deps.onRevoke();
       },
 
       async revokeByGrantId(grantId: string) {
         await db.deleteFrom('oauth_models').where('model', '=', model).where('grant_id', '=', grantId).execute();
+        deps.onRevoke();
       },
     };
   };

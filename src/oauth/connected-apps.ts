@@ -11,7 +11,7 @@ export type ConnectedApp = {
 type GrantPayload = { iat?: number; openid?: { scope?: string }; resources?: Record<string, string> };
 
 /** The apps a user has granted access to (one entry per client, all of its grants merged), and their revocation. */
-export function connectedAppsService(deps: { db: Db }) {
+export function connectedAppsService(deps: { db: Db; onRevoke: () => void }) {
   const { db } = deps;
   return {
     async list(userId: string): Promise<ConnectedApp[]> {
@@ -54,6 +54,7 @@ export function connectedAppsService(deps: { db: Db }) {
           .where('client_id', '=', clientId)
           .execute();
         for (const grant of grants) await revokeGrant(trx, grant.id);
+        deps.onRevoke();
         return grants.length > 0;
       });
     },

@@ -82,6 +82,8 @@ export type ProviderDeps = {
   users: UsersStore;
   signingKeys: NonNullable<Configuration['jwks']>['keys'];
   cookieKeys: string[];
+  /** Called whenever a token or grant is deleted, so cached token validations are dropped. */
+  onRevoke: () => void;
   /** Where the provider's internal failures are logged (they never reach the client beyond server_error). */
   logError: (error: unknown, context: string) => void;
 };
@@ -93,7 +95,12 @@ export function createProvider(deps: ProviderDeps): Provider {
   const allowLocalhost = config.OAUTH_ALLOW_LOCALHOST_REDIRECTS;
 
   const configuration: Configuration = {
-    adapter: kyselyAdapterFactory({ db, clock: deps.clock, reuseGraceMs: config.OAUTH_REUSE_GRACE_SECONDS * 1000 }),
+    adapter: kyselyAdapterFactory({
+      db,
+      clock: deps.clock,
+      reuseGraceMs: config.OAUTH_REUSE_GRACE_SECONDS * 1000,
+      onRevoke: deps.onRevoke,
+    }),
     jwks: { keys: deps.signingKeys },
     cookies: {
       keys: deps.cookieKeys,
