@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freshDatabaseUrl } from '../test/support/databases.ts';
 import { freePort } from '../test/support/server.ts';
 
@@ -23,31 +26,28 @@ export type SpawnedServer = {
 export async function spawnServer(engine: Engine, env: Record<string, string> = {}): Promise<SpawnedServer> {
   const port = await freePort();
   const databaseUrl = await freshDatabaseUrl(engine);
+  // Logs go to a file, as in production: a pipe read by this (load-generating) process would slow both sides.
+  const logFile = join(mkdtempSync(join(tmpdir(), 'lyceum-bench-')), 'server.log');
+  const log = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['src/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', log, 'inherit'],
   });
-  let setupUrl: string | undefined;
+  closeSync(log);
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
   // The setup link is logged right after the server starts listening on an empty database.
-  await new Promise<void>((resolve, reject) => {
-    let buffer = '';
-    child.stdout?.on('data', (chunk) => {
-      buffer += String(chunk);
-      const line = buffer.split('\n').find((l) => l.includes('setup_url'));
-      if (line) {
-        setupUrl = JSON.parse(line).setup_url;
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  child.stdout?.resume();
+  let setupUrl: string | undefined;
+  for (let waited = 0; !setupUrl; waited += 50) {
+    if (exited || waited > 30_000) throw new Error(`the server did not start; see ${logFile}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const line = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('setup_url'));
+    if (line) setupUrl = JSON.parse(line).setup_url;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     databaseUrl,
@@ -55,6 +55,7 @@ export async function spawnServer(engine: Engine, env: Record<string, string> = 
     child,
     stop: () =>
       new Promise((resolve) => {
+        if (exited) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -4,7 +4,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { JWK } from 'oidc-provider';
 import { buildAreas, registerAreaRoutes } from './areas/index.ts';
 import { schoolStore } from './areas/school/store.ts';
@@ -66,7 +66,7 @@ export async function buildApp(deps: AppDeps) {
   const app = Fastify({
     logger: loggerOptions(config.LOG_LEVEL, deps.logStream),
     // One line per request, written when it completes (Fastify's default writes two).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy:
       typeof config.TRUST_PROXY === 'number'
         ? (_address: string, hop: number) => hop < (config.TRUST_PROXY as number)
