@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { newId } from '../../db/ids.ts';
 import { paginate } from '../../db/pagination.ts';
 import type { CoursesTable } from '../../db/tables.ts';
-import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
-import { slugify } from '../slugs.ts';
+import { slugRules } from '../slugs.ts';
 import type { Course, CourseCreate, CourseListQuery, CourseUpdate } from './schema.ts';
 import type { CoursesStore } from './store.ts';
 
@@ -69,17 +67,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore }) {
     }
   }
 
-  const slugConflict = (slug: string) =>
-    errors.conflict(`The slug "${slug}" is already taken by another course; choose another slug.`);
-
-  async function write<T>(slug: string | undefined, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw slugConflict(slug ?? '');
-      throw error;
-    }
-  }
+  const slugs = slugRules('course', (slug, exceptId) => store.slugTaken(db, slug, exceptId));
 
   async function transition(
     id: string,
@@ -133,12 +121,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore }) {
     async create(input: CourseCreate) {
       await checkLecturers(input.lecturer_ids);
       const title = input.title.trim();
-      let slug = input.slug;
-      if (slug && (await store.slugTaken(db, slug))) throw slugConflict(slug);
-      if (!slug) {
-        const base = slugify(title) || 'course';
-        slug = (await store.slugTaken(db, base)) ? `${base}-${randomBytes(3).toString('hex')}` : base;
-      }
+      const slug = await slugs.choose(input.slug, title);
       const at = now();
       const row: CoursesTable = {
         id: newId('crs'),
@@ -157,14 +140,14 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore }) {
         created_at: at,
         updated_at: at,
       };
-      await write(slug, () => store.insert(db, row));
+      await slugs.write(slug, () => store.insert(db, row));
       return toCourse(row);
     },
 
     async update(id: string, input: CourseUpdate) {
       const row = await loadForWrite(id);
       await checkLecturers(input.lecturer_ids);
-      if (input.slug && (await store.slugTaken(db, input.slug, id))) throw slugConflict(input.slug);
+      await slugs.assertFree(input.slug, id);
       if (row.status === 'published' && input.title !== undefined && !input.title.trim()) {
         throw errors.conflict('A published course needs a title; unpublish it first to clear the title.');
       }
@@ -181,7 +164,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore }) {
       }
       if (input.visibility !== undefined) changes.visibility = input.visibility;
       if (input.enrollment_open !== undefined) changes.enrollment_open = input.enrollment_open ? 1 : 0;
-      await write(input.slug, () => store.update(db, id, changes));
+      await slugs.write(input.slug, () => store.update(db, id, changes));
       return toCourse({ ...row, ...changes });
     },
 

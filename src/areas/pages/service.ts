@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { newId } from '../../db/ids.ts';
 import { paginate } from '../../db/pagination.ts';
 import type { PagesTable } from '../../db/tables.ts';
-import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
-import { slugify } from '../slugs.ts';
+import { slugRules } from '../slugs.ts';
 import type { Page, PageCreate, PageListQuery, PageUpdate } from './schema.ts';
 import type { PagesStore } from './store.ts';
 
@@ -43,18 +41,7 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
     return row;
   }
 
-  const slugConflict = (slug: string) =>
-    errors.conflict(`The slug "${slug}" is already taken by another page; choose another slug.`);
-
-  async function write<T>(slug: string | undefined, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      // Two writers may pass the slugTaken check at once; the unique index decides.
-      if (isUniqueViolation(error)) throw slugConflict(slug ?? '');
-      throw error;
-    }
-  }
+  const slugs = slugRules('page', (slug, exceptId) => store.slugTaken(db, slug, exceptId));
 
   return {
     async list(principal: Principal, query: PageListQuery) {
@@ -80,12 +67,7 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
     async create(input: PageCreate) {
       const title = input.title.trim();
       if (!title) throw errors.invalidRequest('A page needs a title; send a non-blank "title".');
-      let slug = input.slug;
-      if (slug && (await store.slugTaken(db, slug))) throw slugConflict(slug);
-      if (!slug) {
-        const base = slugify(title) || 'page';
-        slug = (await store.slugTaken(db, base)) ? `${base}-${randomBytes(3).toString('hex')}` : base;
-      }
+      const slug = await slugs.choose(input.slug, title);
       const at = now();
       const row: PagesTable = {
         id: newId('pag'),
@@ -100,7 +82,7 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
         created_at: at,
         updated_at: at,
       };
-      await write(slug, () => store.insert(db, row));
+      await slugs.write(slug, () => store.insert(db, row));
       return toPage(row, true);
     },
 
@@ -108,14 +90,14 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
       const row = await loadForWrite(id);
       if (input.title !== undefined && !input.title.trim())
         throw errors.invalidRequest('A page needs a title; send a non-blank "title".');
-      if (input.slug && (await store.slugTaken(db, input.slug, id))) throw slugConflict(input.slug);
+      await slugs.assertFree(input.slug, id);
       const changes: Partial<PagesTable> = { updated_at: now() };
       if (input.title !== undefined) changes.title = input.title.trim();
       if (input.slug !== undefined) changes.slug = input.slug;
       if (input.draft_body !== undefined) changes.draft_body = input.draft_body;
       if (input.seo_title !== undefined) changes.seo_title = input.seo_title;
       if (input.seo_description !== undefined) changes.seo_description = input.seo_description;
-      await write(input.slug, () => store.update(db, id, changes));
+      await slugs.write(input.slug, () => store.update(db, id, changes));
       return toPage({ ...row, ...changes }, true);
     },
 

@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { newId } from '../../db/ids.ts';
 import { paginate } from '../../db/pagination.ts';
 import type { PostsTable } from '../../db/tables.ts';
-import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
-import { slugify } from '../slugs.ts';
+import { slugRules } from '../slugs.ts';
 import type { Post, PostCreate, PostListQuery, PostSchedule, PostUpdate } from './schema.ts';
 import type { PostsStore } from './store.ts';
 
@@ -57,18 +55,7 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
     return row;
   }
 
-  const slugConflict = (slug: string) =>
-    errors.conflict(`The slug "${slug}" is already taken by another post; choose another slug.`);
-
-  async function write<T>(slug: string | undefined, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      // Two writers may pass the slugTaken check at once; the unique index decides.
-      if (isUniqueViolation(error)) throw slugConflict(slug ?? '');
-      throw error;
-    }
-  }
+  const slugs = slugRules('post', (slug, exceptId) => store.slugTaken(db, slug, exceptId));
 
   /** The audience after a write: "plans" needs plan ids, and plan ids mean nothing without "plans". */
   function audience(visibility: PostsTable['visibility'], planIds: string[] | undefined, previous: string[]) {
@@ -133,12 +120,7 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
       if (!title) throw errors.invalidRequest('A post needs a title; send a non-blank "title".');
       const visibility = input.visibility ?? 'public';
       const planIds = audience(visibility, input.plan_ids, []);
-      let slug = input.slug;
-      if (slug && (await store.slugTaken(db, slug))) throw slugConflict(slug);
-      if (!slug) {
-        const base = slugify(title) || 'post';
-        slug = (await store.slugTaken(db, base)) ? `${base}-${randomBytes(3).toString('hex')}` : base;
-      }
+      const slug = await slugs.choose(input.slug, title);
       const at = now();
       const row: PostsTable = {
         id: newId('pst'),
@@ -156,7 +138,7 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
         created_at: at,
         updated_at: at,
       };
-      await write(slug, () => store.insert(db, row));
+      await slugs.write(slug, () => store.insert(db, row));
       return toPost(row);
     },
 
@@ -164,7 +146,7 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
       const row = await loadForWrite(id);
       if (input.title !== undefined && !input.title.trim())
         throw errors.invalidRequest('A post needs a title; send a non-blank "title".');
-      if (input.slug && (await store.slugTaken(db, input.slug, id))) throw slugConflict(input.slug);
+      await slugs.assertFree(input.slug, id);
       const changes: Partial<PostsTable> = { updated_at: now() };
       if (input.visibility !== undefined || input.plan_ids !== undefined) {
         const visibility = input.visibility ?? row.visibility;
@@ -177,7 +159,7 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
       if (input.excerpt !== undefined) changes.excerpt = input.excerpt;
       if (input.cover_url !== undefined) changes.cover_url = input.cover_url;
       if (input.tags !== undefined) changes.tags = JSON.stringify(input.tags);
-      await write(input.slug, () => store.update(db, id, changes));
+      await slugs.write(input.slug, () => store.update(db, id, changes));
       return toPost({ ...row, ...changes });
     },
 
