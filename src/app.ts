@@ -18,6 +18,7 @@ import { installErrorHandlers } from './http/error-handler.ts';
 import { installGuard, requireRouteDeclarations } from './http/guard.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { loggerOptions } from './http/logging.ts';
+import { installResponseCache, responseCache } from './http/response-cache.ts';
 import { installValidators } from './http/validation.ts';
 import { sessionService } from './identity/sessions.ts';
 import { setupService } from './identity/setup.ts';
@@ -153,7 +154,8 @@ export async function buildApp(deps: AppDeps) {
   });
   const connectedApps = connectedAppsService({ db, onRevoke: () => tokens.clear() });
 
-  const areas = buildAreas({ db, clock, config, sessions, connectedApps });
+  const responses = responseCache({ ttlMs: config.LIST_CACHE_MS });
+  const areas = buildAreas({ db, clock, config, sessions, connectedApps, responses });
 
   registerHealthRoutes(app, { database });
   await mountProvider(app, { provider, limiter, registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR });
@@ -165,6 +167,7 @@ export async function buildApp(deps: AppDeps) {
     installValidators(api);
     installGuard(api, { verify: verifyAccessToken, baseUrl: config.BASE_URL });
     installIdempotency(api, { db, clock });
+    installResponseCache(api, responses);
     registerAreaRoutes(api, areas);
   });
   await app.register(async (pages: FastifyInstance) => {

@@ -107,6 +107,13 @@ export const ConfigSchema = Type.Object(
       description:
         'How long a validated access token is remembered by an instance (0 turns the cache off). A revocation clears it at once on the instance that revoked; other instances see it within this many seconds.',
     }),
+    LIST_CACHE_MS: Type.Integer({
+      minimum: 0,
+      maximum: 60000,
+      default: 1000,
+      description:
+        'Micro-cache of the catalog list for anonymous callers and staff, in milliseconds (0 turns it off). A change on an instance clears its cache at once; other instances show it within this time.',
+    }),
     OAUTH_REGISTRATIONS_PER_HOUR: Type.Integer({
       minimum: 1,
       maximum: 100000,

@@ -19,7 +19,7 @@ const writeErrors = errorResponses(400, 401, 403, 404, 409);
 
 export function courseRoutes(app: FastifyInstance, service: CoursesService) {
   app.get<{ Querystring: CourseListQuery }>('/api/v1/courses', {
-    config: read,
+    config: { ...read, microcache: 'courses' },
     schema: {
       operationId: 'listCourses',
       tags,

@@ -34,7 +34,7 @@ export function toCourse(row: CoursesTable): Course {
  * Courses. Anonymous callers see published public courses (and unlisted ones by id or slug); a student also sees the
  * courses they are enrolled in; staff see everything. Anything else is 404, never 403.
  */
-export function coursesService(deps: AreaDeps & { store: CoursesStore }) {
+export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange: () => void }) {
   const { db, clock, store } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('course');
@@ -83,6 +83,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore }) {
     const changes: Partial<CoursesTable> = { status: to, updated_at: now() };
     if (to === 'published' && !row.published_at) changes.published_at = now();
     await store.update(db, id, changes);
+    deps.onChange();
     return toCourse({ ...row, ...changes });
   }
 
@@ -141,6 +142,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore }) {
         updated_at: at,
       };
       await slugs.write(slug, () => store.insert(db, row));
+      deps.onChange();
       return toCourse(row);
     },
 
@@ -165,6 +167,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore }) {
       if (input.visibility !== undefined) changes.visibility = input.visibility;
       if (input.enrollment_open !== undefined) changes.enrollment_open = input.enrollment_open ? 1 : 0;
       await slugs.write(input.slug, () => store.update(db, id, changes));
+      deps.onChange();
       return toCourse({ ...row, ...changes });
     },
 
@@ -176,6 +179,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore }) {
         );
       }
       await store.delete(db, id);
+      deps.onChange();
     },
 
     publish: (id: string) =>

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { responseCache } from '../../src/http/response-cache.ts';
+import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+test('entries expire after the TTL and clear() drops only its area', () => {
+  let now = 0;
+  const cache = responseCache({ ttlMs: 1000, now: () => now });
+  cache.set('courses', 'k', 'a');
+  cache.set('pages', 'k', 'b');
+  assert.equal(cache.get('courses', 'k'), 'a');
+  cache.clear('courses');
+  assert.equal(cache.get('courses', 'k'), undefined);
+  assert.equal(cache.get('pages', 'k'), 'b');
+  now = 1001;
+  assert.equal(cache.get('pages', 'k'), undefined);
+});
+
+describe('the catalog list micro-cache', () => {
+  let server: TestServer;
+  let staff: ReturnType<typeof apiClient>;
+  let student: ReturnType<typeof apiClient>;
+  const anonymous = () => apiClient(server.url);
+  before(async () => {
+    server = await startTestServer('sqlite', { LIST_CACHE_MS: '60000' });
+    const people = await schoolWithPeople(server);
+    staff = apiClient(server.url, await tokenFor(server, people.staff, 'courses:read courses:write'));
+    student = apiClient(server.url, await tokenFor(server, people.student, 'courses:read'));
+  });
+  after(() => server.close());
+
+  test('shared views are served from the cache; a write clears it at once; students are never cached', async () => {
+    const created = await staff.post<{ id: string }>('/api/v1/courses', { title: 'Cached One' });
+    await staff.post(`/api/v1/courses/${created.body.id}/publish`);
+    const first = await anonymous().get<{ data: { title: string }[] }>('/api/v1/courses');
+    assert.equal(first.headers.get('x-cache'), null);
+    const second = await anonymous().get<{ data: { title: string }[] }>('/api/v1/courses');
+    assert.equal(second.headers.get('x-cache'), 'hit');
+    assert.deepEqual(second.body, first.body);
+    await staff.get('/api/v1/courses');
+    assert.equal((await staff.get('/api/v1/courses')).headers.get('x-cache'), 'hit');
+
+    await staff.patch(`/api/v1/courses/${created.body.id}`, { title: 'Renamed' });
+    const after = await anonymous().get<{ data: { title: string }[] }>('/api/v1/courses');
+    assert.equal(after.headers.get('x-cache'), null, 'the write cleared the cache');
+    assert.equal(after.body.data[0]?.title, 'Renamed');
+
+    await student.get('/api/v1/courses');
+    assert.equal((await student.get('/api/v1/courses')).headers.get('x-cache'), null);
+  });
+});
