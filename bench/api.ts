@@ -10,7 +10,7 @@ import { hashPassword } from '../src/security/passwords.ts';
 import { tokenFor } from '../test/support/api.ts';
 import type { TestServer } from '../test/support/server.ts';
 import { completeSetup } from '../test/support/web-client.ts';
-import { benchEngines, spawnServer, table } from './support.ts';
+import { benchEngines, type Engine, spawnServer, table } from './support.ts';
 
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -69,44 +69,57 @@ async function measure(url: string, headers: Record<string, string> = {}) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-const output: string[] = [];
-for (const engine of benchEngines()) {
+async function prepare(engine: Engine, env: Record<string, string>) {
   const server = await spawnServer(engine, {
+    ...env,
     ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
     ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
   });
+  await completeSetup(server.url, server.setupUrl ?? '');
+  const staff = await seed(server.databaseUrl);
+  const token = await tokenFor({ url: server.url } as TestServer, staff, 'courses:read');
+  await measure(`${server.url}/api/v1/courses`); // warm-up: JIT, statement caches, pool
+  return { server, token, list: `${server.url}/api/v1/courses` };
+}
+
+const output: string[] = [];
+for (const engine of benchEngines()) {
+  // The school as configured by default (list micro-cache on), and the same with the cache off, in one run.
+  const cached = await prepare(engine, {});
+  const rows: (string | number)[][] = [];
+  let health: Awaited<ReturnType<typeof measure>>;
+  const row = (name: string, r: typeof health) => [
+    name,
+    r.rps.toFixed(0),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    (r.rps / health.rps).toFixed(2),
+  ];
   try {
-    await completeSetup(server.url, server.setupUrl ?? '');
-    const staff = await seed(server.databaseUrl);
-    const token = await tokenFor({ url: server.url } as TestServer, staff, 'courses:read');
-    const list = `${server.url}/api/v1/courses`;
-    await measure(list); // warm-up: JIT, statement caches, pool
-    const health = await measure(`${server.url}/healthz`);
-    const anonymous = await measure(list);
-    const authenticated = await measure(list, { authorization: `Bearer ${token}` });
-    const row = (name: string, r: typeof health) => [
-      name,
-      r.rps.toFixed(0),
-      r.p50.toFixed(1),
-      r.p99.toFixed(1),
-      (r.rps / health.rps).toFixed(2),
-    ];
-    output.push(
-      `### ${engine} — ${COURSES.toLocaleString('en')} courses, ${CONNECTIONS} connections, ${DURATION_S} s each`,
-      '',
-      table(
-        ['request', 'req/s', 'p50 ms', 'p99 ms', '÷ /healthz'],
-        [
-          row('GET /healthz', health),
-          row('GET /api/v1/courses (anonymous)', anonymous),
-          row('GET /api/v1/courses (bearer)', authenticated),
-        ],
-      ),
-      '',
+    health = await measure(`${cached.server.url}/healthz`);
+    rows.push(row('GET /healthz', health));
+    rows.push(row('GET /api/v1/courses (anonymous)', await measure(cached.list)));
+    rows.push(
+      row('GET /api/v1/courses (bearer)', await measure(cached.list, { authorization: `Bearer ${cached.token}` })),
     );
   } finally {
-    await server.stop();
+    await cached.server.stop();
   }
+  const uncached = await prepare(engine, { LIST_CACHE_MS: '0' });
+  try {
+    rows.push(row('… anonymous, LIST_CACHE_MS=0', await measure(uncached.list)));
+    rows.push(
+      row('… bearer, LIST_CACHE_MS=0', await measure(uncached.list, { authorization: `Bearer ${uncached.token}` })),
+    );
+  } finally {
+    await uncached.server.stop();
+  }
+  output.push(
+    `### ${engine} — ${COURSES.toLocaleString('en')} courses, ${CONNECTIONS} connections, ${DURATION_S} s each`,
+    '',
+    table(['request', 'req/s', 'p50 ms', 'p99 ms', '÷ /healthz'], rows),
+    '',
+  );
 }
 console.log(`node ${process.version}, ${new Date().toISOString()}\n`);
 console.log(output.join('\n'));

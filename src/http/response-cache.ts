@@ -19,7 +19,7 @@ declare module 'fastify' {
 export function responseCache(options: { ttlMs: number; maxEntries?: number; now?: () => number }) {
   const now = options.now ?? Date.now;
   const max = options.maxEntries ?? 1000;
-  const areas = new Map<string, Map<string, { body: string; until: number }>>();
+  const areas = new Map<string, Map<string, { body: Buffer; until: number }>>();
   const area = (name: string) => {
     let entries = areas.get(name);
     if (!entries) {
@@ -30,7 +30,7 @@ export function responseCache(options: { ttlMs: number; maxEntries?: number; now
   };
   return {
     enabled: options.ttlMs > 0,
-    get(name: string, key: string): string | undefined {
+    get(name: string, key: string): Buffer | undefined {
       const entry = areas.get(name)?.get(key);
       if (!entry || entry.until <= now()) return undefined;
       return entry.body;
@@ -38,7 +38,8 @@ export function responseCache(options: { ttlMs: number; maxEntries?: number; now
     set(name: string, key: string, body: string) {
       const entries = area(name);
       if (entries.size >= max) entries.clear();
-      entries.set(key, { body, until: now() + options.ttlMs });
+      // Kept encoded: writing the same page to every socket would otherwise re-encode the string each time.
+      entries.set(key, { body: Buffer.from(body), until: now() + options.ttlMs });
     },
     /** Drops every entry of an area: called by its service after any write. */
     clear(name: string) {
