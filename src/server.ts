@@ -63,6 +63,12 @@ export async function startServer(
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
+  if (['127.0.0.1', '[::1]'].includes(new URL(config.BASE_URL).hostname)) {
+    // Cookies are not separated by port (RFC 6265 §8.5), and loopback apps receive their redirects on this host.
+    app.log.warn(
+      "BASE_URL is a loopback IP address: browsers send this school's cookies to the apps' loopback redirect listeners too. Fine on your own machine; for shared use, serve the school under a host name (BASE_URL=https://school.example).",
+    );
+  }
   const setupToken = await services.setup.issueToken();
   if (setupToken) {
     const base = config.BASE_URL.replace(/:0$/, `:${port}`);
