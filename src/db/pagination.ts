@@ -31,8 +31,9 @@ export async function paginate<DB, TB extends keyof DB, Row extends { id: string
   }
   // biome-ignore lint/suspicious/noExplicitAny: column names are checked by the caller's table; Kysely cannot type them dynamically.
   let q = query as SelectQueryBuilder<any, any, Row>;
-  if (params.created_after) q = q.where(createdColumn, '>', params.created_after);
-  if (params.created_before) q = q.where(createdColumn, '<', params.created_before);
+  // Stored timestamps are UTC `toISOString()` text; a filter is brought to the same form before comparing.
+  if (params.created_after) q = q.where(createdColumn, '>', new Date(params.created_after).toISOString());
+  if (params.created_before) q = q.where(createdColumn, '<', new Date(params.created_before).toISOString());
   if (params.starting_after) q = q.where(idColumn, descending ? '<' : '>', params.starting_after);
   const rows = await q
     .orderBy(idColumn, descending ? 'desc' : 'asc')

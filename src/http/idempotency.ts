@@ -42,54 +42,81 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
       .update('\n')
       .update(JSON.stringify(request.body ?? null))
       .digest('base64url');
-    const since = new Date(deps.clock.now().getTime() - TTL_MS).toISOString();
+    const ownerId = owner(request);
+    const now = deps.clock.now();
+    // Expired keys of this owner make room; then the key is reserved (status 0) before the handler runs, so of two
+    // parallel requests with one key exactly one runs and the other waits for or replays its answer.
+    await deps.db
+      .deleteFrom('idempotency_keys')
+      .where('owner', '=', ownerId)
+      .where('key', '=', header)
+      .where('created_at', '<=', new Date(now.getTime() - TTL_MS).toISOString())
+      .execute();
+    const reserved = await deps.db
+      .insertInto('idempotency_keys')
+      .values({
+        owner: ownerId,
+        key: header,
+        route,
+        request_hash: hash,
+        status: 0,
+        response: '',
+        created_at: now.toISOString(),
+      })
+      .onConflict((oc) => oc.columns(['owner', 'key']).doNothing())
+      .executeTakeFirst();
+    if (Number(reserved.numInsertedOrUpdatedRows ?? 0) === 1) {
+      request.idempotency = { owner: ownerId, key: header, route, hash };
+      return;
+    }
     const stored = await deps.db
       .selectFrom('idempotency_keys')
       .selectAll()
-      .where('owner', '=', owner(request))
+      .where('owner', '=', ownerId)
       .where('key', '=', header)
-      .where('created_at', '>', since)
       .executeTakeFirst();
-    if (stored) {
-      if (stored.request_hash !== hash) {
-        return sendError(
-          request,
-          reply,
-          new ApiError('conflict', 'This Idempotency-Key was already used with a different request; use a new key.'),
-        );
-      }
-      return reply
-        .code(stored.status)
-        .header('idempotent-replayed', 'true')
-        .type('application/json; charset=utf-8')
-        .send(stored.response);
+    if (!stored || stored.request_hash !== hash) {
+      return sendError(
+        request,
+        reply,
+        new ApiError('conflict', 'This Idempotency-Key was already used with a different request; use a new key.'),
+      );
     }
-    request.idempotency = { owner: owner(request), key: header, route, hash };
+    if (stored.status === 0) {
+      // A reservation left by a request that never answered (the process died) is released after a minute.
+      if (stored.created_at <= new Date(now.getTime() - 60_000).toISOString()) {
+        await deps.db.deleteFrom('idempotency_keys').where('owner', '=', ownerId).where('key', '=', header).execute();
+      }
+      return sendError(
+        request,
+        reply,
+        new ApiError('conflict', 'A request with this Idempotency-Key is still being processed; retry in a moment.'),
+      );
+    }
+    return reply
+      .code(stored.status)
+      .header('idempotent-replayed', 'true')
+      .type('application/json; charset=utf-8')
+      .send(stored.response);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
     const pending = request.idempotency;
-    if (!pending || reply.statusCode >= 500 || typeof payload !== 'string') return payload;
-    const now = deps.clock.now();
-    await deps.db
-      .deleteFrom('idempotency_keys')
+    if (!pending) return payload;
+    const row = deps.db
+      .updateTable('idempotency_keys')
       .where('owner', '=', pending.owner)
-      .where('key', '=', pending.key)
-      .where('created_at', '<=', new Date(now.getTime() - TTL_MS).toISOString())
-      .execute();
-    await deps.db
-      .insertInto('idempotency_keys')
-      .values({
-        owner: pending.owner,
-        key: pending.key,
-        route: pending.route,
-        request_hash: pending.hash,
-        status: reply.statusCode,
-        response: payload,
-        created_at: now.toISOString(),
-      })
-      .onConflict((oc) => oc.columns(['owner', 'key']).doNothing())
-      .execute();
+      .where('key', '=', pending.key);
+    if (reply.statusCode >= 500 || typeof payload !== 'string') {
+      // Not remembered: a failure may be retried with the same key.
+      await deps.db
+        .deleteFrom('idempotency_keys')
+        .where('owner', '=', pending.owner)
+        .where('key', '=', pending.key)
+        .execute();
+    } else {
+      await row.set({ status: reply.statusCode, response: payload }).execute();
+    }
     return payload;
   });
 }

@@ -7,7 +7,7 @@ declare module 'fastify' {
     microcache?: string;
   }
   interface FastifyRequest {
-    microcacheKey: string | undefined;
+    microcacheKey: { key: string; generation: number } | undefined;
   }
 }
 
@@ -20,6 +20,8 @@ export function responseCache(options: { ttlMs: number; maxEntries?: number; now
   const now = options.now ?? Date.now;
   const max = options.maxEntries ?? 1000;
   const areas = new Map<string, Map<string, { body: Buffer; until: number }>>();
+  /** Bumped by every clear(): a page read before a write must not be stored after it. */
+  const generations = new Map<string, number>();
   const area = (name: string) => {
     let entries = areas.get(name);
     if (!entries) {
@@ -35,7 +37,9 @@ export function responseCache(options: { ttlMs: number; maxEntries?: number; now
       if (!entry || entry.until <= now()) return undefined;
       return entry.body;
     },
-    set(name: string, key: string, body: string) {
+    generation: (name: string) => generations.get(name) ?? 0,
+    set(name: string, key: string, body: string, generation: number) {
+      if ((generations.get(name) ?? 0) !== generation) return;
       const entries = area(name);
       if (entries.size >= max) entries.clear();
       // Kept encoded: writing the same page to every socket would otherwise re-encode the string each time.
@@ -43,6 +47,7 @@ export function responseCache(options: { ttlMs: number; maxEntries?: number; now
     },
     /** Drops every entry of an area: called by its service after any write. */
     clear(name: string) {
+      generations.set(name, (generations.get(name) ?? 0) + 1);
       areas.get(name)?.clear();
     },
   };
@@ -61,12 +66,12 @@ export function installResponseCache(app: FastifyInstance, cache: ResponseCache)
     const key = `${view} ${request.url}`;
     const body = cache.get(name, key);
     if (body !== undefined) return reply.type('application/json; charset=utf-8').header('x-cache', 'hit').send(body);
-    request.microcacheKey = key;
+    request.microcacheKey = { key, generation: cache.generation(name) };
   });
   app.addHook('onSend', async (request, reply, payload) => {
     const name = request.routeOptions.config.microcache;
     if (name && request.microcacheKey && reply.statusCode === 200 && typeof payload === 'string') {
-      cache.set(name, request.microcacheKey, payload);
+      cache.set(name, request.microcacheKey.key, payload, request.microcacheKey.generation);
     }
     return payload;
   });

@@ -142,14 +142,23 @@ for (const engine of engines) {
     test('update email: stored lower-case, signs in with the new address; an address in use is 409', async () => {
       const person = await createUser(server, 'student', 'Emil Email');
       const api = apiClient(server.url, await tokenFor(server, person, 'account:read account:write'));
-      const taken = await api.patch('/api/v1/account', { email: staff.email.toUpperCase() });
+      const withoutPassword = await api.patch('/api/v1/account', { email: 'takeover@evil.test' });
+      assert.equal(withoutPassword.status, 400, 'an app cannot change the email without the password');
+      assert.equal((withoutPassword.body.errors as { field: string }[])[0]?.field, 'current_password');
+      const wrongPassword = await api.patch('/api/v1/account', {
+        email: 'takeover@evil.test',
+        current_password: 'nope',
+      });
+      assert.equal(wrongPassword.status, 400);
+      const current_password = person.password;
+      const taken = await api.patch('/api/v1/account', { email: staff.email.toUpperCase(), current_password });
       assert.equal(taken.status, 409);
       assert.equal(taken.body.error, 'conflict');
       assert.match(String(taken.body.error_description), /already uses this email.*choose another/);
-      const same = await api.patch<Account>('/api/v1/account', { email: person.email.toUpperCase() });
+      const same = await api.patch<Account>('/api/v1/account', { email: person.email.toUpperCase(), current_password });
       assert.equal(same.status, 200, 'your own address is not "taken"');
 
-      const changed = await api.patch<Account>('/api/v1/account', { email: 'Emil.New@School.Test' });
+      const changed = await api.patch<Account>('/api/v1/account', { email: 'Emil.New@School.Test', current_password });
       assert.equal(changed.status, 200);
       assert.equal(changed.body.email, 'emil.new@school.test');
       const old = await new WebClient(server.url).submit('/signin', '/signin', {

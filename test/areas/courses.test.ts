@@ -201,6 +201,13 @@ for (const engine of engines) {
       assert.equal(ascending.body.data[0]?.title, `${tag} 0`);
       const drafts = await listAll<Course>(staff, `${query}&status=draft`);
       assert.equal(drafts.length, 4);
+      // created_after/before compare instants, whatever the offset they are written with.
+      const firstCreated = new Date((made[0] as unknown as { created_at: string }).created_at);
+      const inBerlinTime = new Date(firstCreated.getTime() - 1).toISOString().replace('Z', '+00:00');
+      const since = await listAll<Course>(staff, `${query}&created_after=${encodeURIComponent(inBerlinTime)}`);
+      assert.equal(since.length, 4);
+      const plusTwo = new Date(firstCreated.getTime() + 2 * 3_600_000 - 1).toISOString().replace('Z', '+02:00');
+      assert.equal((await listAll<Course>(staff, `${query}&created_after=${encodeURIComponent(plusTwo)}`)).length, 4);
       assert.equal((await staff.get(`${query}&limit=101`)).status, 400);
       assert.equal((await staff.get(`${query}&status=gone`)).status, 400);
       assert.equal((await staff.get(`${query}&starting_after=nope`)).status, 400);
@@ -217,6 +224,60 @@ for (const engine of engines) {
       assert.equal(again.headers.get('idempotent-replayed'), 'true');
       const different = await staff.post('/api/v1/courses', { title: 'Twice' }, { 'idempotency-key': key });
       assert.equal(different.status, 409);
+    });
+  });
+}
+
+for (const engine of engines) {
+  describe(`course state rules under concurrency (${engine})`, () => {
+    test('a draft deleted and published at once is either deleted or published, never both', async () => {
+      const server = await startTestServer(engine);
+      try {
+        const { staff } = await schoolWithPeople(server);
+        const api = apiClient(server.url, await tokenFor(server, staff, 'courses:read courses:write'));
+        for (let round = 0; round < 10; round++) {
+          const course = (await api.post<Course>('/api/v1/courses', { title: `Race ${round}` })).body;
+          const [deleted, published] = await Promise.all([
+            api.delete(`/api/v1/courses/${course.id}`),
+            api.post<Course>(`/api/v1/courses/${course.id}/publish`),
+          ]);
+          const after = await api.get<Course>(`/api/v1/courses/${course.id}`);
+          if (deleted.status === 204) {
+            assert.equal(after.status, 404, `round ${round}: deleted, so it must be gone`);
+            assert.notEqual(published.status, 200, `round ${round}: a deleted course was reported published`);
+          } else {
+            assert.equal(deleted.status, 409, `round ${round}`);
+            assert.equal(after.body.status, 'published', `round ${round}`);
+          }
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  });
+}
+
+for (const engine of engines) {
+  describe(`Idempotency-Key under concurrency (${engine})`, () => {
+    test('parallel requests with one key create exactly one course', async () => {
+      const server = await startTestServer(engine);
+      try {
+        const { staff } = await schoolWithPeople(server);
+        const api = apiClient(server.url, await tokenFor(server, staff, 'courses:read courses:write'));
+        const key = `parallel-${Date.now()}`;
+        const results = await Promise.all(
+          Array.from({ length: 6 }, () =>
+            api.post<Course>('/api/v1/courses', { title: 'Only Once' }, { 'idempotency-key': key }),
+          ),
+        );
+        const created = new Set(results.filter((r) => r.status === 201).map((r) => r.body.id));
+        assert.equal(created.size, 1, JSON.stringify(results.map((r) => r.status)));
+        for (const r of results) assert.ok([201, 409].includes(r.status), String(r.status));
+        const all = await listAll<Course>(api, '/api/v1/courses?q=Only%20Once');
+        assert.equal(all.length, 1);
+      } finally {
+        await server.close();
+      }
     });
   });
 }

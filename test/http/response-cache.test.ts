@@ -7,14 +7,19 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 test('entries expire after the TTL and clear() drops only its area', () => {
   let now = 0;
   const cache = responseCache({ ttlMs: 1000, now: () => now });
-  cache.set('courses', 'k', 'a');
-  cache.set('pages', 'k', 'b');
+  cache.set('courses', 'k', 'a', cache.generation('courses'));
+  cache.set('pages', 'k', 'b', cache.generation('pages'));
   assert.equal(cache.get('courses', 'k')?.toString(), 'a');
   cache.clear('courses');
   assert.equal(cache.get('courses', 'k'), undefined);
   assert.equal(cache.get('pages', 'k')?.toString(), 'b');
   now = 1001;
   assert.equal(cache.get('pages', 'k'), undefined);
+  // A page read before a write (an older generation) is not stored after the write cleared the area.
+  const before = cache.generation('courses');
+  cache.clear('courses');
+  cache.set('courses', 'k', 'stale', before);
+  assert.equal(cache.get('courses', 'k'), undefined);
 });
 
 describe('the catalog list micro-cache', () => {

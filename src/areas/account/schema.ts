@@ -32,6 +32,9 @@ export const AccountUpdate = Type.Object(
     name: Type.Optional(PersonName),
     email: Type.Optional(Email),
     locale: Type.Optional(Type.Union([Locale, Type.Null()])),
+    current_password: Type.Optional(
+      Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: 'Required to change the email' }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

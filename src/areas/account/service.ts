@@ -81,6 +81,17 @@ export function accountService(
         changes.locale = locale;
       }
       if (input.email !== undefined) {
+        // The email is what signs in: an app holding account:write must not take the account over without the password.
+        const stored = await store.passwordHash(db, userId);
+        if (!input.current_password || !stored || !(await verifyPassword(input.current_password, stored))) {
+          throw errors.invalidRequest('Changing the email needs your current password in "current_password".', [
+            {
+              field: 'current_password',
+              code: 'incorrect',
+              message: 'Send your current password to change the email.',
+            },
+          ]);
+        }
         const email = normalizeEmail(input.email);
         if (email !== row.email && (await store.emailTakenByOther(db, email, userId))) throw emailTaken();
         changes.email = email;

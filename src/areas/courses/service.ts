@@ -75,16 +75,21 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
     from: CoursesTable['status'][],
     reason: (row: CoursesTable) => string | undefined,
   ) {
-    const row = await loadForWrite(id);
-    if (row.status === to) return toCourse(row);
-    if (!from.includes(row.status)) throw errors.conflict(`A ${row.status} course cannot become ${to}.`);
-    const problem = reason(row);
-    if (problem) throw errors.conflict(problem);
-    const changes: Partial<CoursesTable> = { status: to, updated_at: now() };
-    if (to === 'published' && !row.published_at) changes.published_at = now();
-    await store.update(db, id, changes);
-    deps.onChange();
-    return toCourse({ ...row, ...changes });
+    for (;;) {
+      const row = await loadForWrite(id);
+      if (row.status === to) return toCourse(row);
+      if (!from.includes(row.status)) throw errors.conflict(`A ${row.status} course cannot become ${to}.`);
+      const problem = reason(row);
+      if (problem) throw errors.conflict(problem);
+      const changes: Partial<CoursesTable> = { status: to, updated_at: now() };
+      if (to === 'published' && !row.published_at) changes.published_at = now();
+      // The state read above may be stale by now: the write itself re-checks it, and if it lost a race the rule is
+      // judged again on the fresh row.
+      if (await store.updateWhile(db, id, [row.status], changes, to === 'published')) {
+        deps.onChange();
+        return toCourse({ ...row, ...changes });
+      }
+    }
   }
 
   return {
@@ -166,20 +171,24 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
       }
       if (input.visibility !== undefined) changes.visibility = input.visibility;
       if (input.enrollment_open !== undefined) changes.enrollment_open = input.enrollment_open ? 1 : 0;
-      await slugs.write(input.slug, () => store.update(db, id, changes));
+      if (changes.title === '') {
+        // Clearing the title is allowed only while unpublished, decided by the write itself (a publish may race it).
+        const cleared = await slugs.write(input.slug, () => store.updateWhile(db, id, ['draft', 'archived'], changes));
+        if (!cleared) throw errors.conflict('A published course needs a title; unpublish it first to clear the title.');
+      } else await slugs.write(input.slug, () => store.update(db, id, changes));
       deps.onChange();
       return toCourse({ ...row, ...changes });
     },
 
     async delete(id: string) {
-      const row = await loadForWrite(id);
-      if (row.status !== 'draft') {
-        throw errors.conflict(
-          `Only draft courses can be deleted; this one is ${row.status}. Archive it instead (POST /api/v1/courses/${id}/archive).`,
-        );
+      if (await store.deleteDraft(db, id)) {
+        deps.onChange();
+        return;
       }
-      await store.delete(db, id);
-      deps.onChange();
+      const row = await loadForWrite(id);
+      throw errors.conflict(
+        `Only draft courses can be deleted; this one is ${row.status}. Archive it instead (POST /api/v1/courses/${id}/archive).`,
+      );
     },
 
     publish: (id: string) =>

@@ -32,6 +32,33 @@ export function coursesStore() {
       await ex.deleteFrom('courses').where('id', '=', id).execute();
     },
 
+    /**
+     * Applies `changes` only while the course is in one of `statuses` (and, with `needsTitle`, has a title): the rule
+     * is decided by the same statement that writes, so two racing writes cannot both pass it. Returns whether it did.
+     */
+    updateWhile: async (
+      ex: Executor,
+      id: string,
+      statuses: CoursesTable['status'][],
+      changes: Partial<CoursesTable>,
+      needsTitle = false,
+    ) => {
+      let query = ex.updateTable('courses').set(changes).where('id', '=', id).where('status', 'in', statuses);
+      if (needsTitle) query = query.where('title', '!=', '');
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Deletes the course only while it is a draft; returns whether it did. */
+    deleteDraft: async (ex: Executor, id: string) => {
+      const result = await ex
+        .deleteFrom('courses')
+        .where('id', '=', id)
+        .where('status', '=', 'draft')
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+
     /** Ids of the courses a user is enrolled in (active or completed). */
     enrolledCourseIds: async (ex: Executor, userId: string) =>
       (
