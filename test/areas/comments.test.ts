@@ -116,26 +116,33 @@ for (const engine of engines) {
     test('anonymous and students see visible comments on posts they may read; staff see all', async () => {
       const pub = await post({ title: 'Comments Public' });
       const members = await post({ title: 'Comments Members', visibility: 'members' });
+      const plans = await post({ title: 'Comments Plans', visibility: 'plans', plan_ids: ['pln_gold'] });
       const draft = await post({ title: 'Comments Draft' }, false);
       const onPublic = await comment(pub);
       const hidden = await comment(pub, { status: 'hidden' });
       const deleted = await comment(pub, { status: 'deleted' });
       const onMembers = await comment(members, { user_id: staffPerson.id });
+      const onPlans = await comment(plans, { user_id: staffPerson.id });
       const onDraft = await comment(draft);
 
       const anon = await ids(anonymous);
       assert.ok(anon.has(onPublic));
-      for (const id of [hidden, deleted, onMembers, onDraft]) assert.ok(!anon.has(id), id);
+      for (const id of [hidden, deleted, onMembers, onPlans, onDraft]) assert.ok(!anon.has(id), id);
+      // Members and plans posts fail closed until memberships exist, and their comments with them.
       const stu = await ids(studentApi);
-      for (const id of [onPublic, onMembers]) assert.ok(stu.has(id), id);
-      for (const id of [hidden, deleted, onDraft]) assert.ok(!stu.has(id), id);
+      assert.ok(stu.has(onPublic));
+      for (const id of [hidden, deleted, onMembers, onPlans, onDraft]) assert.ok(!stu.has(id), id);
       const all = await ids(staff);
-      for (const id of [onPublic, hidden, deleted, onMembers, onDraft]) assert.ok(all.has(id), id);
+      for (const id of [onPublic, hidden, deleted, onMembers, onPlans, onDraft]) assert.ok(all.has(id), id);
 
       assert.equal((await anonymous.get(`/api/v1/comments/${onPublic}`)).status, 200);
       for (const id of [hidden, deleted, onMembers, onDraft])
         assert.equal((await anonymous.get(`/api/v1/comments/${id}`)).status, 404, id);
-      assert.equal((await studentApi.get(`/api/v1/comments/${onMembers}`)).status, 200);
+      for (const id of [onMembers, onPlans])
+        assert.equal((await studentApi.get(`/api/v1/comments/${id}`)).status, 404, id);
+      const onPlansList = await studentApi.get<List>(`/api/v1/comments?target_id=${plans.id}`);
+      assert.deepEqual(onPlansList.body.data, []);
+      assert.equal((await staff.get(`/api/v1/comments/${onPlans}`)).status, 200);
       assert.equal((await studentApi.get(`/api/v1/comments/${hidden}`)).status, 404);
       assert.equal((await staff.get<Comment>(`/api/v1/comments/${hidden}`)).body.status, 'hidden');
       assert.equal((await staff.get(`/api/v1/comments/${onDraft}`)).status, 200);

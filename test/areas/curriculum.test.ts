@@ -360,6 +360,69 @@ for (const engine of engines) {
       );
     });
 
+    test('races: deleting and publishing one draft lesson never both succeed', async () => {
+      const sec = await section((await course()).id);
+      for (let round = 0; round < 10; round++) {
+        const draft = await lesson(sec.id, { title: `Race ${round}` });
+        const [deleted, published] = await Promise.all([
+          staff.delete(`/api/v1/lessons/${draft.id}`),
+          staff.post<Lesson>(`/api/v1/lessons/${draft.id}/publish`),
+        ]);
+        const after = await staff.get<Lesson>(`/api/v1/lessons/${draft.id}`);
+        if (deleted.status === 204) {
+          assert.equal(published.status, 404, `round ${round}: a deleted lesson cannot also be published`);
+          assert.equal(after.status, 404);
+        } else {
+          assert.equal(deleted.status, 409, `round ${round}: ${JSON.stringify(deleted.body)}`);
+          assert.equal(published.status, 200);
+          assert.equal(after.body.status, 'published');
+        }
+      }
+      const left = await lessons(staff, sec.id);
+      assert.deepEqual(
+        left.data.map((l) => l.position),
+        left.data.map((_, i) => i),
+      );
+    });
+
+    test('races: emptying a lesson while publishing it never leaves a published lesson without content', async () => {
+      const sec = await section((await course()).id);
+      for (let round = 0; round < 10; round++) {
+        const draft = await lesson(sec.id, { title: `Empty Race ${round}` });
+        const [emptied, published] = await Promise.all([
+          staff.patch<Lesson>(`/api/v1/lessons/${draft.id}`, { body: '' }),
+          staff.post<Lesson>(`/api/v1/lessons/${draft.id}/publish`),
+        ]);
+        assert.equal([emptied.status, published.status].filter((s) => s === 200).length, 1, `round ${round}`);
+        assert.ok([emptied.status, published.status].includes(409), `round ${round}`);
+        const after = ok<Lesson>(await staff.get(`/api/v1/lessons/${draft.id}`));
+        assert.ok(after.status !== 'published' || after.body !== '', `round ${round}: published with an empty body`);
+      }
+    });
+
+    test('deleting a lesson deletes the comments on it', async () => {
+      const draft = await lesson((await section((await course()).id)).id);
+      const at = new Date().toISOString();
+      const commentId = newId('cmt');
+      await server.database.db
+        .insertInto('comments')
+        .values({
+          id: commentId,
+          target_type: 'lesson',
+          target_id: draft.id,
+          user_id: student.id,
+          parent_id: null,
+          body: 'hi',
+          status: 'visible',
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      ok(await staff.delete(`/api/v1/lessons/${draft.id}`), 204);
+      const left = await server.database.db.selectFrom('comments').select('id').where('id', '=', commentId).execute();
+      assert.deepEqual(left, []);
+    });
+
     test('a course holds at most 100 sections and a section at most 100 lessons', async () => {
       const c = await course();
       for (let i = 0; i < 100; i++) await section(c.id, { title: `S${i}` });

@@ -145,6 +145,40 @@ for (const engine of engines) {
       assert.equal((await staff.post(`/api/v1/pages/${live.id}/publish`)).status, 404);
     });
 
+    test('races: delete vs publish of one draft never both succeed; the answers match the row', async () => {
+      for (let round = 0; round < 10; round++) {
+        const draft = await create({ title: `Race ${round}`, draft_body: 'Text' });
+        const [deleted, publishedNow] = await Promise.all([
+          staff.delete(`/api/v1/pages/${draft.id}`),
+          staff.post<Page>(`/api/v1/pages/${draft.id}/publish`),
+        ]);
+        const after = await staff.get<Page>(`/api/v1/pages/${draft.id}`);
+        if (deleted.status === 204) {
+          assert.equal(publishedNow.status, 404, `round ${round}: a deleted page cannot also be published`);
+          assert.equal(after.status, 404);
+        } else {
+          assert.equal(deleted.status, 409, `round ${round}: ${JSON.stringify(deleted.body)}`);
+          assert.equal(publishedNow.status, 200);
+          assert.equal(after.body.status, 'published');
+        }
+      }
+    });
+
+    test('races: emptying the draft while publishing never publishes an empty body', async () => {
+      for (let round = 0; round < 10; round++) {
+        const draft = await create({ title: `Empty Race ${round}`, draft_body: 'Text' });
+        const [emptied, publishedNow] = await Promise.all([
+          staff.patch<Page>(`/api/v1/pages/${draft.id}`, { draft_body: '' }),
+          staff.post<Page>(`/api/v1/pages/${draft.id}/publish`),
+        ]);
+        assert.equal(emptied.status, 200);
+        const after = (await staff.get<Page>(`/api/v1/pages/${draft.id}`)).body;
+        if (publishedNow.status === 200) assert.equal(after.published_body, 'Text');
+        else assert.equal(publishedNow.status, 409, `round ${round}: ${JSON.stringify(publishedNow.body)}`);
+        assert.equal(after.draft_body, '');
+      }
+    });
+
     test('validation: unknown field, wrong type, too long, missing title, bad id, empty update', async () => {
       const unknown = await staff.post('/api/v1/pages', { title: 'x', body: 'not a field' });
       assert.equal(unknown.status, 400);

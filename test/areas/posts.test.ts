@@ -200,6 +200,42 @@ for (const engine of engines) {
       assert.deepEqual(left, []);
     });
 
+    test('races: delete vs publish / schedule of one draft never both succeed; the answers match the row', async () => {
+      for (let round = 0; round < 10; round++) {
+        const draft = await create({ title: `Race ${round}`, body: 'Text' });
+        const [deleted, changed] = await Promise.all([
+          staff.delete(`/api/v1/posts/${draft.id}`),
+          round % 2
+            ? staff.post<Post>(`/api/v1/posts/${draft.id}/publish`)
+            : staff.post<Post>(`/api/v1/posts/${draft.id}/schedule`, { publish_at: inFuture(3_600_000) }),
+        ]);
+        const after = await staff.get<Post>(`/api/v1/posts/${draft.id}`);
+        if (deleted.status === 204) {
+          assert.equal(changed.status, 404, `round ${round}: a deleted post cannot also be published/scheduled`);
+          assert.equal(after.status, 404);
+        } else {
+          assert.equal(deleted.status, 409, `round ${round}: ${JSON.stringify(deleted.body)}`);
+          assert.equal(changed.status, 200);
+          assert.equal(after.body.status, round % 2 ? 'published' : 'scheduled');
+        }
+      }
+    });
+
+    test('races: concurrent unpublish and publish leave a status that one of the answers reported', async () => {
+      const post = await published({ title: 'Flip Flop', body: 'Text' });
+      for (let round = 0; round < 10; round++) {
+        const [down, up] = await Promise.all([
+          staff.post<Post>(`/api/v1/posts/${post.id}/unpublish`),
+          staff.post<Post>(`/api/v1/posts/${post.id}/publish`),
+        ]);
+        assert.equal(down.status, 200);
+        assert.equal(up.status, 200);
+        const after = await staff.get<Post>(`/api/v1/posts/${post.id}`);
+        assert.ok([down.body.status, up.body.status].includes(after.body.status));
+        assert.equal(after.body.published_at === null, after.body.status !== 'published', 'published_at iff published');
+      }
+    });
+
     test('validation: unknown field, wrong type, too long, too many tags, bad id, empty update', async () => {
       const unknown = await staff.post('/api/v1/posts', { title: 'x', author: 'me' });
       assert.equal(unknown.status, 400);
@@ -224,10 +260,15 @@ for (const engine of engines) {
       assert.equal((await staff.patch(`/api/v1/posts/${post.id}`, {})).status, 400);
     });
 
-    test('principals: anonymous sees public; signed-in users also members and plans; staff all', async () => {
+    test('principals: anonymous and students see public only (members/plans fail closed); staff all', async () => {
       const pub = await published({ title: 'Seen Public' });
       const members = await published({ title: 'Seen Members', visibility: 'members' });
-      const plans = await published({ title: 'Seen Plans', visibility: 'plans', plan_ids: ['pln_gold'] });
+      const plans = await published({
+        title: 'Seen Plans',
+        visibility: 'plans',
+        plan_ids: ['pln_gold'],
+        body: 'Gold-only secret',
+      });
       const draft = await create({ title: 'Seen Draft' });
       const scheduled = await create({ title: 'Seen Scheduled' });
       await staff.post(`/api/v1/posts/${scheduled.id}/schedule`, { publish_at: inFuture(3_600_000) });
@@ -238,15 +279,21 @@ for (const engine of engines) {
       assert.ok(anon.has(pub.id));
       for (const hidden of [members, plans, draft, scheduled]) assert.ok(!anon.has(hidden.id), hidden.title);
       const stu = await ids(studentApi);
-      for (const seen of [pub, members, plans]) assert.ok(stu.has(seen.id), seen.title);
-      for (const hidden of [draft, scheduled]) assert.ok(!stu.has(hidden.id), hidden.title);
+      assert.ok(stu.has(pub.id));
+      for (const hidden of [members, plans, draft, scheduled]) assert.ok(!stu.has(hidden.id), hidden.title);
       const all = await ids(readOnlyStaff);
       for (const p of [pub, members, plans, draft, scheduled]) assert.ok(all.has(p.id), p.title);
 
       assert.equal((await anonymous.get(`/api/v1/posts/${members.slug}`)).status, 404);
       assert.equal((await anonymous.get(`/api/v1/posts/${plans.id}`)).status, 404);
       assert.equal((await anonymous.get(`/api/v1/posts/${draft.id}`)).status, 404);
-      assert.equal((await studentApi.get(`/api/v1/posts/${members.slug}`)).status, 200);
+      assert.equal((await studentApi.get(`/api/v1/posts/${pub.slug}`)).status, 200);
+      const paid = await studentApi.get(`/api/v1/posts/${plans.id}`);
+      assert.equal(paid.status, 404, 'no membership plans yet: a paid post is not for free accounts');
+      assert.ok(!JSON.stringify(paid.body).includes('Gold-only secret'));
+      assert.equal((await studentApi.get(`/api/v1/posts/${members.slug}`)).status, 404);
+      assert.equal((await studentApi.get<List>('/api/v1/posts?visibility=plans')).body.data.length, 0);
+      assert.equal((await readOnlyStaff.get(`/api/v1/posts/${plans.slug}`)).status, 200);
       assert.equal((await studentApi.get(`/api/v1/posts/${draft.slug}`)).status, 404);
       assert.equal((await studentApi.get(`/api/v1/posts/${scheduled.id}`)).status, 404);
       assert.equal((await readOnlyStaff.get(`/api/v1/posts/${draft.id}`)).status, 200);

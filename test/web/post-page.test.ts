@@ -12,12 +12,14 @@ for (const engine of engines) {
     let server: TestServer;
     let staff: ReturnType<typeof apiClient>;
     let student: Person;
+    let staffPerson: Person;
     let signedIn: WebClient;
 
     before(async () => {
       server = await startTestServer(engine);
       const people = await schoolWithPeople(server);
       student = people.student;
+      staffPerson = people.staff;
       staff = apiClient(server.url, await tokenFor(server, people.staff, 'posts:read posts:write'));
       signedIn = new WebClient(server.url);
       const login = await signedIn.submit('/signin', '/signin', { email: student.email, password: student.password });
@@ -122,7 +124,7 @@ for (const engine of engines) {
       assert.equal(await commentCount(p.id), 1);
     });
 
-    test('drafts, scheduled posts and unknown slugs are 404; members posts need a signed-in visitor', async () => {
+    test('drafts, scheduled posts, unknown slugs, and members/plans posts for non-staff are 404', async () => {
       const draft = await post({}, false);
       const scheduled = await post({}, false);
       await staff.post(`/api/v1/posts/${scheduled.id}/schedule`, {
@@ -138,9 +140,20 @@ for (const engine of engines) {
       assert.equal(onDraft.status, 404);
       assert.equal(await commentCount(draft.id), 0);
 
+      // Members and plans posts fail closed until memberships exist: not for anonymous or signed-in students.
       const members = await post({ visibility: 'members' });
-      assert.equal((await new WebClient(server.url).get(`/posts/${members.slug}`)).status, 404);
-      assert.equal((await signedIn.get(`/posts/${members.slug}`)).status, 200);
+      const plans = await post({ visibility: 'plans', plan_ids: ['pln_gold'] });
+      for (const paid of [members, plans]) {
+        assert.equal((await new WebClient(server.url).get(`/posts/${paid.slug}`)).status, 404, paid.slug);
+        assert.equal((await signedIn.get(`/posts/${paid.slug}`)).status, 404, paid.slug);
+        const comment = await signedIn.postForm(`/posts/${paid.slug}/comments`, { _csrf: csrf, body: 'sneaky' });
+        assert.equal(comment.status, 404, paid.slug);
+        assert.equal(await commentCount(paid.id), 0);
+      }
+      const staffViewer = new WebClient(server.url);
+      const login = { email: staffPerson.email, password: staffPerson.password };
+      assert.equal((await staffViewer.submit('/signin', '/signin', login)).status, 303);
+      assert.equal((await staffViewer.get(`/posts/${plans.slug}`)).status, 200, 'staff still read them');
     });
 
     test('hidden comments are not shown on the page', async () => {

@@ -224,23 +224,42 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
     }
   }
 
-  async function sectionTransition(id: string, to: SectionsTable['status']) {
-    const row = await sectionForWrite(db, id);
-    if (row.status === to) return toSection(row, STAFF_ACCESS);
-    const changes = { status: to, updated_at: now() };
-    await store.updateSection(db, id, changes);
-    return toSection({ ...row, ...changes }, STAFF_ACCESS);
+  /** A course's id from one of its rows, read before taking the course lock (a row never changes course). */
+  async function courseOf(find: (ex: Executor, id: string) => Promise<{ course_id: string } | undefined>, id: string) {
+    return (await find(db, id))?.course_id;
   }
 
-  async function lessonTransition(id: string, to: LessonsTable['status']) {
-    const row = await lessonForWrite(db, id);
-    if (row.status === to) return toLesson(row, NO_DRIP, STAFF_ACCESS);
-    const problem = to === 'published' ? contentProblem(row) : undefined;
-    if (problem) throw errors.conflict(`${problem} (PATCH /api/v1/lessons/${id})`);
-    const changes = { status: to, updated_at: now() };
-    await store.updateLesson(db, id, changes);
-    return toLesson({ ...row, ...changes }, NO_DRIP, STAFF_ACCESS);
+  async function sectionTransition(id: string, to: SectionsTable['status']) {
+    const courseId = await courseOf(store.findSection, id);
+    if (!courseId) throw errors.notFound('section');
+    return inCourse(courseId, async (trx) => {
+      const row = await sectionForWrite(trx, id);
+      if (row.status === to) return toSection(row, STAFF_ACCESS);
+      const changes = { status: to, updated_at: now() };
+      await store.updateSection(trx, id, changes);
+      return toSection({ ...row, ...changes }, STAFF_ACCESS);
+    });
   }
+
+  /**
+   * Runs `fn` on the lesson as it is once the course lock is held, so a rule checked on it (published lessons keep
+   * their content, are not deleted) cannot be undone by a concurrent write before `fn` writes.
+   */
+  async function withLesson<T>(id: string, fn: (trx: Executor, row: LessonsTable) => Promise<T>) {
+    const courseId = await courseOf(store.findLesson, id);
+    if (!courseId) throw errors.notFound('lesson');
+    return inCourse(courseId, async (trx) => fn(trx, await lessonForWrite(trx, id)));
+  }
+
+  const lessonTransition = (id: string, to: LessonsTable['status']) =>
+    withLesson(id, async (trx, row) => {
+      if (row.status === to) return toLesson(row, NO_DRIP, STAFF_ACCESS);
+      const problem = to === 'published' ? contentProblem(row) : undefined;
+      if (problem) throw errors.conflict(`${problem} (PATCH /api/v1/lessons/${id})`);
+      const changes = { status: to, updated_at: now() };
+      await store.updateLesson(trx, id, changes);
+      return toLesson({ ...row, ...changes }, NO_DRIP, STAFF_ACCESS);
+    });
 
   return {
     async listSections(principal: Principal, courseKey: string, query: SectionListQuery) {
@@ -289,12 +308,16 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
     },
 
     async updateSection(id: string, input: SectionUpdate) {
-      const row = await sectionForWrite(db, id);
       const changes: Partial<SectionsTable> = { updated_at: now() };
       if (input.title !== undefined) changes.title = trimmedTitle(input.title);
       if (input.drip !== undefined) Object.assign(changes, dripColumns(input.drip));
-      await store.updateSection(db, id, changes);
-      return toSection({ ...row, ...changes }, STAFF_ACCESS);
+      const courseId = await courseOf(store.findSection, id);
+      if (!courseId) throw errors.notFound('section');
+      return inCourse(courseId, async (trx) => {
+        const row = await sectionForWrite(trx, id);
+        await store.updateSection(trx, id, changes);
+        return toSection({ ...row, ...changes }, STAFF_ACCESS);
+      });
     },
 
     async deleteSection(id: string) {
@@ -402,7 +425,6 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
     },
 
     async updateLesson(id: string, input: LessonUpdate) {
-      const row = await lessonForWrite(db, id);
       const changes: Partial<LessonsTable> = { updated_at: now() };
       if (input.title !== undefined) changes.title = trimmedTitle(input.title);
       if (input.type !== undefined) changes.type = input.type;
@@ -410,31 +432,31 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
       if (input.asset_url !== undefined) changes.asset_url = input.asset_url;
       if (input.duration_s !== undefined) changes.duration_s = input.duration_s;
       if (input.is_preview !== undefined) changes.is_preview = input.is_preview ? 1 : 0;
-      const next = { ...row, ...changes };
-      const problem = row.status === 'published' ? contentProblem(next) : undefined;
-      if (problem) {
-        throw errors.conflict(
-          `${problem} This lesson is published: keep its content, ` +
-            `or unpublish it first (POST /api/v1/lessons/${id}/unpublish).`,
-        );
-      }
-      await store.updateLesson(db, id, changes);
-      return toLesson(next, NO_DRIP, STAFF_ACCESS);
-    },
-
-    async deleteLesson(id: string) {
-      const lesson = await lessonForWrite(db, id);
-      if (lesson.status === 'published') {
-        throw errors.conflict(
-          `This lesson is published; unpublish it first (POST /api/v1/lessons/${id}/unpublish), then delete it.`,
-        );
-      }
-      await inCourse(lesson.course_id, async (trx) => {
-        const row = await lessonForWrite(trx, id);
-        await store.deleteLesson(trx, id);
-        await store.shiftLessons(trx, row.section_id, Number(row.position) + 1, -1);
+      return withLesson(id, async (trx, row) => {
+        const next = { ...row, ...changes };
+        const problem = row.status === 'published' ? contentProblem(next) : undefined;
+        if (problem) {
+          throw errors.conflict(
+            `${problem} This lesson is published: keep its content, ` +
+              `or unpublish it first (POST /api/v1/lessons/${id}/unpublish).`,
+          );
+        }
+        await store.updateLesson(trx, id, changes);
+        return toLesson(next, NO_DRIP, STAFF_ACCESS);
       });
     },
+
+    /** Deletes a draft lesson and the comments on it, closing the gap in its section's positions. */
+    deleteLesson: (id: string) =>
+      withLesson(id, async (trx, row) => {
+        if (row.status === 'published') {
+          throw errors.conflict(
+            `This lesson is published; unpublish it first (POST /api/v1/lessons/${id}/unpublish), then delete it.`,
+          );
+        }
+        await store.deleteLesson(trx, id);
+        await store.shiftLessons(trx, row.section_id, Number(row.position) + 1, -1);
+      }),
 
     async moveLesson(id: string, input: LessonMove) {
       const lesson = await lessonForWrite(db, id);

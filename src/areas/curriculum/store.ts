@@ -124,7 +124,9 @@ export function curriculumStore() {
       await ex.updateTable('lessons').set(changes).where('id', '=', id).execute();
     },
 
+    /** Deletes a lesson and the comments on it (comments point at their target by id, without a foreign key). */
     deleteLesson: async (ex: Executor, id: string) => {
+      await ex.deleteFrom('comments').where('target_type', '=', 'lesson').where('target_id', '=', id).execute();
       await ex.deleteFrom('lessons').where('id', '=', id).execute();
     },
 

@@ -1,6 +1,6 @@
 import { newId } from '../../db/ids.ts';
 import { paginate } from '../../db/pagination.ts';
-import type { PagesTable } from '../../db/tables.ts';
+import type { Executor, PagesTable } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -35,11 +35,16 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('page');
 
-  async function loadForWrite(id: string) {
-    const row = await store.findById(db, id);
-    if (!row) throw notFound();
-    return row;
-  }
+  /**
+   * Runs `fn` on the page inside a transaction that holds the page's row lock, so a rule checked on `row` still holds
+   * when `fn` writes (concurrent writes to the same page wait their turn).
+   */
+  const withPage = <T>(id: string, fn: (trx: Executor, row: PagesTable) => Promise<T>) =>
+    db.transaction().execute(async (trx) => {
+      const row = (await store.lock(trx, id)) ? await store.findById(trx, id) : undefined;
+      if (!row) throw notFound();
+      return fn(trx, row);
+    });
 
   const slugs = slugRules('page', (slug, exceptId) => store.slugTaken(db, slug, exceptId));
 
@@ -87,62 +92,63 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
     },
 
     async update(id: string, input: PageUpdate) {
-      const row = await loadForWrite(id);
       if (input.title !== undefined && !input.title.trim())
         throw errors.invalidRequest('A page needs a title; send a non-blank "title".');
+      if (!(await store.findById(db, id))) throw notFound();
       await slugs.assertFree(input.slug, id);
-      const changes: Partial<PagesTable> = { updated_at: now() };
-      if (input.title !== undefined) changes.title = input.title.trim();
-      if (input.slug !== undefined) changes.slug = input.slug;
-      if (input.draft_body !== undefined) changes.draft_body = input.draft_body;
-      if (input.seo_title !== undefined) changes.seo_title = input.seo_title;
-      if (input.seo_description !== undefined) changes.seo_description = input.seo_description;
-      await slugs.write(input.slug, () => store.update(db, id, changes));
-      return toPage({ ...row, ...changes }, true);
+      return withPage(id, async (trx, row) => {
+        const changes: Partial<PagesTable> = { updated_at: now() };
+        if (input.title !== undefined) changes.title = input.title.trim();
+        if (input.slug !== undefined) changes.slug = input.slug;
+        if (input.draft_body !== undefined) changes.draft_body = input.draft_body;
+        if (input.seo_title !== undefined) changes.seo_title = input.seo_title;
+        if (input.seo_description !== undefined) changes.seo_description = input.seo_description;
+        await slugs.write(input.slug, () => store.update(trx, id, changes));
+        return toPage({ ...row, ...changes }, true);
+      });
     },
 
+    /** The status condition is part of the DELETE, so a publish racing it either wins (409 here) or finds no page. */
     async delete(id: string) {
-      const row = await loadForWrite(id);
-      if (row.status === 'published') {
-        throw errors.conflict(
-          `A published page cannot be deleted; unpublish it first (POST /api/v1/pages/${id}/unpublish).`,
-        );
-      }
-      await store.delete(db, id);
+      if ((await store.deleteUnpublished(db, id)) > 0) return;
+      if (!(await store.findById(db, id))) throw notFound();
+      throw errors.conflict(
+        `A published page cannot be deleted; unpublish it first (POST /api/v1/pages/${id}/unpublish).`,
+      );
     },
 
     /** Copies the draft body to the live body; publishing again after edits replaces the live body. */
-    async publish(id: string) {
-      const row = await loadForWrite(id);
-      if (!row.draft_body.trim()) {
-        throw errors.conflict(
-          `A page needs a body before it can be published; set draft_body with PATCH /api/v1/pages/${id}.`,
-        );
-      }
-      const at = now();
-      const changes: Partial<PagesTable> = {
-        status: 'published',
-        published_body: row.draft_body,
-        published_at: at,
-        updated_at: at,
-      };
-      await store.update(db, id, changes);
-      return toPage({ ...row, ...changes }, true);
-    },
+    publish: (id: string) =>
+      withPage(id, async (trx, row) => {
+        if (!row.draft_body.trim()) {
+          throw errors.conflict(
+            `A page needs a body before it can be published; set draft_body with PATCH /api/v1/pages/${id}.`,
+          );
+        }
+        const at = now();
+        const changes: Partial<PagesTable> = {
+          status: 'published',
+          published_body: row.draft_body,
+          published_at: at,
+          updated_at: at,
+        };
+        await store.update(trx, id, changes);
+        return toPage({ ...row, ...changes }, true);
+      }),
 
     /** Takes the page off the site; the draft body is kept, the live body is cleared. */
-    async unpublish(id: string) {
-      const row = await loadForWrite(id);
-      if (row.status === 'draft') return toPage(row, true);
-      const changes: Partial<PagesTable> = {
-        status: 'draft',
-        published_body: null,
-        published_at: null,
-        updated_at: now(),
-      };
-      await store.update(db, id, changes);
-      return toPage({ ...row, ...changes }, true);
-    },
+    unpublish: (id: string) =>
+      withPage(id, async (trx, row) => {
+        if (row.status === 'draft') return toPage(row, true);
+        const changes: Partial<PagesTable> = {
+          status: 'draft',
+          published_body: null,
+          published_at: null,
+          updated_at: now(),
+        };
+        await store.update(trx, id, changes);
+        return toPage({ ...row, ...changes }, true);
+      }),
   };
 }
 

@@ -1,6 +1,6 @@
 import { newId } from '../../db/ids.ts';
 import { paginate } from '../../db/pagination.ts';
-import type { PostsTable } from '../../db/tables.ts';
+import type { Executor, PostsTable } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -28,12 +28,12 @@ export function toPost(row: PostsTable): Post {
 }
 
 /**
- * The visibilities of published posts a non-staff caller may read. Membership plans do not exist yet, so "members"
- * and "plans" posts are open to every signed-in user (a token, or a session on the school's pages); once plans and
- * subscriptions land, "plans" narrows to the members of plan_ids.
+ * The visibilities of published posts a caller may read. "members" posts are for users with a membership and "plans"
+ * posts for members of plan_ids; memberships do not exist yet, so nobody but staff qualifies and both fail closed
+ * (paid content must not reach every free account). When memberships land, this is where they widen the list.
  */
 export const readableVisibilities = (principal: Principal): PostsTable['visibility'][] =>
-  principal.kind === 'user' ? ['public', 'members', 'plans'] : ['public'];
+  isStaff(principal) ? ['public', 'members', 'plans'] : ['public'];
 
 /**
  * Posts. Staff see every post; anyone else sees published posts whose visibility they may read; anything else is
@@ -49,11 +49,16 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
   const readable = (principal: Principal, row: PostsTable) =>
     isStaff(principal) || (row.status === 'published' && readableVisibilities(principal).includes(row.visibility));
 
-  async function loadForWrite(id: string) {
-    const row = await store.findById(db, id);
-    if (!row) throw notFound();
-    return row;
-  }
+  /**
+   * Runs `fn` on the post inside a transaction that holds the post's row lock, so a rule checked on `row` still holds
+   * when `fn` writes (concurrent writes to the same post wait their turn).
+   */
+  const withPost = <T>(id: string, fn: (trx: Executor, row: PostsTable) => Promise<T>) =>
+    db.transaction().execute(async (trx) => {
+      const row = (await store.lock(trx, id)) ? await store.findById(trx, id) : undefined;
+      if (!row) throw notFound();
+      return fn(trx, row);
+    });
 
   const slugs = slugRules('post', (slug, exceptId) => store.slugTaken(db, slug, exceptId));
 
@@ -74,9 +79,9 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
     return JSON.stringify(plans);
   }
 
-  async function setStatus(row: PostsTable, changes: Partial<PostsTable>) {
+  async function setStatus(trx: Executor, row: PostsTable, changes: Partial<PostsTable>) {
     const next = { ...changes, updated_at: now() };
-    await store.update(db, row.id, next);
+    await store.update(trx, row.id, next);
     return toPost({ ...row, ...next });
   }
 
@@ -143,46 +148,46 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
     },
 
     async update(id: string, input: PostUpdate) {
-      const row = await loadForWrite(id);
       if (input.title !== undefined && !input.title.trim())
         throw errors.invalidRequest('A post needs a title; send a non-blank "title".');
+      if (!(await store.findById(db, id))) throw notFound();
       await slugs.assertFree(input.slug, id);
-      const changes: Partial<PostsTable> = { updated_at: now() };
-      if (input.visibility !== undefined || input.plan_ids !== undefined) {
-        const visibility = input.visibility ?? row.visibility;
-        changes.visibility = visibility;
-        changes.plan_ids = audience(visibility, input.plan_ids, JSON.parse(row.plan_ids) as string[]);
-      }
-      if (input.title !== undefined) changes.title = input.title.trim();
-      if (input.slug !== undefined) changes.slug = input.slug;
-      if (input.body !== undefined) changes.body = input.body;
-      if (input.excerpt !== undefined) changes.excerpt = input.excerpt;
-      if (input.cover_url !== undefined) changes.cover_url = input.cover_url;
-      if (input.tags !== undefined) changes.tags = JSON.stringify(input.tags);
-      await slugs.write(input.slug, () => store.update(db, id, changes));
-      return toPost({ ...row, ...changes });
+      return withPost(id, async (trx, row) => {
+        const changes: Partial<PostsTable> = { updated_at: now() };
+        if (input.visibility !== undefined || input.plan_ids !== undefined) {
+          const visibility = input.visibility ?? row.visibility;
+          changes.visibility = visibility;
+          changes.plan_ids = audience(visibility, input.plan_ids, JSON.parse(row.plan_ids) as string[]);
+        }
+        if (input.title !== undefined) changes.title = input.title.trim();
+        if (input.slug !== undefined) changes.slug = input.slug;
+        if (input.body !== undefined) changes.body = input.body;
+        if (input.excerpt !== undefined) changes.excerpt = input.excerpt;
+        if (input.cover_url !== undefined) changes.cover_url = input.cover_url;
+        if (input.tags !== undefined) changes.tags = JSON.stringify(input.tags);
+        await slugs.write(input.slug, () => store.update(trx, id, changes));
+        return toPost({ ...row, ...changes });
+      });
     },
 
+    /** The status condition is part of the DELETE, so a publish racing it either wins (409 here) or finds no post. */
     async delete(id: string) {
-      const row = await loadForWrite(id);
-      if (row.status === 'published') {
-        throw errors.conflict(
-          `A published post cannot be deleted; unpublish it first (POST /api/v1/posts/${id}/unpublish).`,
-        );
-      }
-      await db.transaction().execute((tx) => store.delete(tx, id));
+      if (await db.transaction().execute((trx) => store.deleteUnpublished(trx, id))) return;
+      if (!(await store.findById(db, id))) throw notFound();
+      throw errors.conflict(
+        `A published post cannot be deleted; unpublish it first (POST /api/v1/posts/${id}/unpublish).`,
+      );
     },
 
     /** Publishes now, from draft or scheduled (a schedule is dropped). */
-    async publish(id: string) {
-      const row = await loadForWrite(id);
-      if (row.status === 'published') return toPost(row);
-      return setStatus(row, { status: 'published', published_at: now(), scheduled_at: null });
-    },
+    publish: (id: string) =>
+      withPost(id, async (trx, row) => {
+        if (row.status === 'published') return toPost(row);
+        return setStatus(trx, row, { status: 'published', published_at: now(), scheduled_at: null });
+      }),
 
     /** Schedules a draft (or moves a scheduled post's time); publishDue publishes it when the time comes. */
     async schedule(id: string, input: PostSchedule) {
-      const row = await loadForWrite(id);
       const at = new Date(input.publish_at);
       if (Number.isNaN(at.getTime()) || at.getTime() <= clock.now().getTime()) {
         throw errors.invalidRequest(
@@ -191,20 +196,22 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
           [{ field: 'publish_at', code: 'past', message: 'Must be in the future.' }],
         );
       }
-      if (row.status === 'published') {
-        throw errors.conflict(
-          `This post is already published; unpublish it first (POST /api/v1/posts/${id}/unpublish) to schedule it.`,
-        );
-      }
-      return setStatus(row, { status: 'scheduled', scheduled_at: at.toISOString() });
+      return withPost(id, async (trx, row) => {
+        if (row.status === 'published') {
+          throw errors.conflict(
+            `This post is already published; unpublish it first (POST /api/v1/posts/${id}/unpublish) to schedule it.`,
+          );
+        }
+        return setStatus(trx, row, { status: 'scheduled', scheduled_at: at.toISOString() });
+      });
     },
 
     /** Back to draft, from published or scheduled (the schedule is cancelled). */
-    async unpublish(id: string) {
-      const row = await loadForWrite(id);
-      if (row.status === 'draft') return toPost(row);
-      return setStatus(row, { status: 'draft', published_at: null, scheduled_at: null });
-    },
+    unpublish: (id: string) =>
+      withPost(id, async (trx, row) => {
+        if (row.status === 'draft') return toPost(row);
+        return setStatus(trx, row, { status: 'draft', published_at: null, scheduled_at: null });
+      }),
 
     /** Publishes every scheduled post that is due, in one transaction; returns how many. Run by the server's timer. */
     publishDue: () => db.transaction().execute((tx) => store.publishDue(tx, now())),
