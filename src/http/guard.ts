@@ -57,6 +57,15 @@ export function requireRouteDeclarations(app: FastifyInstance): RouteEntry[] {
         `Route ${route.method} ${route.url} declares no scope: set config.scope, or config.public / config.page`,
       );
     }
+    if (
+      route.url.startsWith('/api/v1') &&
+      (config.public === true || config.page === true || typeof config.scope !== 'string')
+    ) {
+      throw new Error(`API route ${route.method} ${route.url} must declare a scope, not public or page`);
+    }
+    if (config.anonymous === true && [route.method].flat().some((m) => m !== 'GET' && m !== 'HEAD')) {
+      throw new Error(`Route ${route.method} ${route.url} writes, so it cannot serve anonymous callers`);
+    }
     if (route.url.startsWith('/api/v1') && !(route.schema as { operationId?: string } | undefined)?.operationId) {
       throw new Error(`Route ${route.method} ${route.url} has no operationId`);
     }

@@ -153,6 +153,23 @@ for (const engine of engines) {
       assert.equal((await anonymous.get(`/api/v1/courses/${draft.id}`)).status, 404);
       assert.equal((await studentApi.get(`/api/v1/courses/${enrolledPrivate.id}`)).status, 200);
       assert.equal((await studentApi.get(`/api/v1/courses/${priv.id}`)).status, 404);
+      // An enrollment past its expiry gives nothing.
+      const expired = await published({ title: 'Expired Private', visibility: 'private' });
+      await server.database.db
+        .insertInto('enrollments')
+        .values({
+          id: newId('enr'),
+          course_id: expired.id,
+          user_id: student.id,
+          source: 'manual',
+          status: 'active',
+          enrolled_at: new Date(Date.now() - 86_400_000).toISOString(),
+          expires_at: new Date(Date.now() - 1000).toISOString(),
+          completed_at: null,
+          progress_percent: 0,
+        })
+        .execute();
+      assert.equal((await studentApi.get(`/api/v1/courses/${expired.id}`)).status, 404);
     });
 
     test('writes: anonymous gets 403 insufficient_scope (never 401); a student token is 403 even if granted', async () => {

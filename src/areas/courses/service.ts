@@ -45,7 +45,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
       row.status === 'published' && (row.visibility === 'public' || (!listing && row.visibility === 'unlisted'));
     if (publicView) return true;
     if (principal.kind === 'user' && row.status !== 'draft')
-      return (await store.enrolledCourseIds(db, principal.userId)).includes(row.id);
+      return (await store.enrolledCourseIds(db, principal.userId, now())).includes(row.id);
     return false;
   }
 
@@ -103,7 +103,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
         );
       if (query.lecturer_id) q = q.where('lecturer_ids', 'like', `%"${query.lecturer_id}"%`);
       if (!isStaff(principal)) {
-        const enrolled = principal.kind === 'user' ? await store.enrolledCourseIds(db, principal.userId) : [];
+        const enrolled = principal.kind === 'user' ? await store.enrolledCourseIds(db, principal.userId, now()) : [];
         q = q.where((eb) =>
           eb.or([
             eb.and([eb('status', '=', 'published'), eb('visibility', '=', 'public')]),

@@ -59,14 +59,15 @@ export function coursesStore() {
       return Number(result.numDeletedRows) === 1;
     },
 
-    /** Ids of the courses a user is enrolled in (active or completed). */
-    enrolledCourseIds: async (ex: Executor, userId: string) =>
+    /** Ids of the courses a user is enrolled in (active or completed, and not past its expiry). */
+    enrolledCourseIds: async (ex: Executor, userId: string, now: string) =>
       (
         await ex
           .selectFrom('enrollments')
           .select('course_id')
           .where('user_id', '=', userId)
           .where('status', 'in', ['active', 'completed'])
+          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
           .execute()
       ).map((r) => r.course_id),
 
