@@ -134,7 +134,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       AuthorizationCode: config.OAUTH_CODE_TTL_SECONDS,
       AccessToken: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
       RefreshToken: config.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
-      // A grant outlives any one refresh token: refreshing keeps it alive for up to a year.
+      // A grant outlives any one refresh token: it ends a year after consent (or with the refresh TTL if longer).
       Grant: Math.max(config.OAUTH_REFRESH_TOKEN_TTL_SECONDS, 365 * 86400),
       IdToken: 3600,
       Interaction: INTERACTION_TTL_SECONDS,
