@@ -41,7 +41,7 @@ import { registerPostPages } from './web/post-page.ts';
 import { registerSetupPage } from './web/setup-page.ts';
 import { registerSignInPages } from './web/signin-page.ts';
 import { registerSignUpPage } from './web/signup-page.ts';
-import { registerViewer, sessionCookie } from './web/viewer.ts';
+import { browserSessions, registerViewer, sessionCookie } from './web/viewer.ts';
 
 export type AppDeps = {
   config: Config;
@@ -126,7 +126,7 @@ export async function buildApp(deps: AppDeps) {
 
   const users = usersStore();
   const school = schoolStore();
-  const sessions = sessionService({ db, clock, users, ttlHours: config.SESSION_TTL_HOURS });
+  const sessions = sessionService({ db, clock, ttlHours: config.SESSION_TTL_HOURS });
   const setup = setupService({ db, clock, users, school });
   const signin = signInService({
     db,
@@ -138,6 +138,7 @@ export async function buildApp(deps: AppDeps) {
     windowSeconds: config.SIGNIN_WINDOW_SECONDS,
   });
   const cookie_ = sessionCookie(config.COOKIE_SECURE);
+  const browser = browserSessions({ sessions, cookie: cookie_ });
   const render = pageRenderer({ db, school });
 
   const tokens = tokenCache({ ttlMs: config.TOKEN_CACHE_SECONDS * 1000 });
@@ -173,9 +174,9 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (pages: FastifyInstance) => {
     registerViewer(pages, { sessions, cookie: cookie_ });
     registerHomePage(pages, { setup, render });
-    registerSetupPage(pages, { setup, sessions, cookie: cookie_, render });
-    registerSignInPages(pages, { signin, sessions, cookie: cookie_, render });
-    registerSignUpPage(pages, { signin, sessions, cookie: cookie_, render });
+    registerSetupPage(pages, { setup, browser, render });
+    registerSignInPages(pages, { signin, browser, render });
+    registerSignUpPage(pages, { signin, browser, render });
     registerInteractionRoutes(pages, { provider, render });
     registerAccountAppsPage(pages, { apps: connectedApps, render });
     registerPostPages(pages, { posts: areas.posts, comments: areas.comments, render });

@@ -2,11 +2,10 @@ import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
 import { randomToken, sha256 } from '../security/tokens.ts';
 import type { User } from './schema.ts';
-import type { UsersStore } from './users-store.ts';
 
 /** Browser sessions are rows keyed by the SHA-256 of the cookie's secret, so sign-out and password changes end them. */
-export function sessionService(deps: { db: Db; clock: Clock; users: UsersStore; ttlHours: number }) {
-  const { db, clock, users } = deps;
+export function sessionService(deps: { db: Db; clock: Clock; ttlHours: number }) {
+  const { db, clock } = deps;
   const touchEveryMs = 5 * 60_000;
   return {
     async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
@@ -26,17 +25,35 @@ export function sessionService(deps: { db: Db; clock: Clock; users: UsersStore; 
       return { token, expiresAt };
     },
 
+    /** The session and its user in one query: this runs on every page request. */
     async resolve(token: string): Promise<{ sessionId: string; user: User; createdAt: string } | undefined> {
       const id = sha256(token);
-      const session = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
       const now = clock.now();
-      if (!session || session.expires_at <= now.toISOString()) return undefined;
-      const user = await users.findById(db, session.user_id);
-      if (user?.status !== 'active') return undefined;
-      if (now.getTime() - Date.parse(session.last_seen_at) > touchEveryMs) {
+      const row = await db
+        .selectFrom('sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select([
+          'u.id',
+          'u.email',
+          'u.name',
+          'u.role',
+          'u.status',
+          'u.locale',
+          'u.created_at',
+          'u.updated_at',
+          's.created_at as session_created_at',
+          's.last_seen_at',
+        ])
+        .where('s.id', '=', id)
+        .where('s.expires_at', '>', now.toISOString())
+        .where('u.status', '=', 'active')
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { session_created_at: createdAt, last_seen_at: lastSeenAt, ...user } = row;
+      if (now.getTime() - Date.parse(lastSeenAt) > touchEveryMs) {
         await db.updateTable('sessions').set({ last_seen_at: now.toISOString() }).where('id', '=', id).execute();
       }
-      return { sessionId: id, user, createdAt: session.created_at };
+      return { sessionId: id, user, createdAt };
     },
 
     async destroy(token: string): Promise<void> {

@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { SetupForm } from '../identity/schema.ts';
-import type { SessionService } from '../identity/sessions.ts';
 import type { SetupService } from '../identity/setup.ts';
 import { PASSWORD_MIN_LENGTH } from '../security/passwords.ts';
 import { parseForm } from './forms.ts';
 import { html } from './html.ts';
 import { csrfField, errorSummary, type FieldProblem, field } from './layout.ts';
 import type { PageRenderer } from './page-context.ts';
-import type { SessionCookie } from './viewer.ts';
+import type { BrowserSessions } from './viewer.ts';
 
 type Values = Partial<Record<keyof SetupForm, string>>;
 
@@ -33,7 +32,7 @@ ${field({ name: 'owner_password', label: 'Password', type: 'password', autocompl
 
 export function registerSetupPage(
   app: FastifyInstance,
-  deps: { setup: SetupService; sessions: SessionService; cookie: SessionCookie; render: PageRenderer },
+  deps: { setup: SetupService; browser: BrowserSessions; render: PageRenderer },
 ) {
   const { setup, render } = deps;
   const config = { page: true };
@@ -60,8 +59,7 @@ export function registerSetupPage(
     }
     try {
       const { ownerId } = await setup.complete(parsed.value);
-      const session = await deps.sessions.create(ownerId);
-      deps.cookie.set(reply, session.token, session.expiresAt);
+      await deps.browser.start(request, reply, ownerId);
       return reply.redirect('/', 303);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'invalid_request') {

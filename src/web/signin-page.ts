@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { SignInForm, SignOutForm } from '../identity/schema.ts';
-import type { SessionService } from '../identity/sessions.ts';
 import type { SignInService } from '../identity/signin.ts';
-import { clearProviderSession } from '../oauth/provider-session.ts';
 import { parseForm, safeReturnTo } from './forms.ts';
 import { html } from './html.ts';
 import { csrfField, errorSummary, field } from './layout.ts';
 import type { PageRenderer } from './page-context.ts';
-import type { SessionCookie } from './viewer.ts';
+import type { BrowserSessions } from './viewer.ts';
 
 function signInForm(csrf: string, returnTo: string, email = '', message?: string) {
   return html`${errorSummary(message)}
@@ -24,7 +22,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: '
 
 export function registerSignInPages(
   app: FastifyInstance,
-  deps: { signin: SignInService; sessions: SessionService; cookie: SessionCookie; render: PageRenderer },
+  deps: { signin: SignInService; browser: BrowserSessions; render: PageRenderer },
 ) {
   const { render } = deps;
   const config = { page: true };
@@ -61,11 +59,7 @@ export function registerSignInPages(
         password: parsed.value.password,
         ip: request.ip,
       });
-      const previous = deps.cookie.read(request);
-      if (previous) await deps.sessions.destroy(previous);
-      const session = await deps.sessions.create(user.id);
-      deps.cookie.set(reply, session.token, session.expiresAt);
-      clearProviderSession(reply);
+      await deps.browser.start(request, reply, user.id);
       return reply.redirect(returnTo, 303);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -93,10 +87,7 @@ export function registerSignInPages(
   app.post('/signout', { config, preHandler: app.csrfProtection }, async (request, reply) => {
     const parsed = parseForm(SignOutForm, request.body);
     if (!parsed.ok) throw new ApiError('invalid_request', 'Unexpected fields in the sign-out form.');
-    const token = deps.cookie.read(request);
-    if (token) await deps.sessions.destroy(token);
-    deps.cookie.clear(reply);
-    clearProviderSession(reply);
+    await deps.browser.end(request, reply);
     return reply.redirect('/signin', 303);
   });
 }

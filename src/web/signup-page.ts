@@ -1,15 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { SignUpForm } from '../identity/schema.ts';
-import type { SessionService } from '../identity/sessions.ts';
 import type { SignInService } from '../identity/signin.ts';
-import { clearProviderSession } from '../oauth/provider-session.ts';
 import { PASSWORD_MIN_LENGTH } from '../security/passwords.ts';
 import { parseForm, safeReturnTo } from './forms.ts';
 import { html } from './html.ts';
 import { csrfField, errorSummary, type FieldProblem, field } from './layout.ts';
 import type { PageRenderer } from './page-context.ts';
-import type { SessionCookie } from './viewer.ts';
+import type { BrowserSessions } from './viewer.ts';
 
 function signUpForm(
   csrf: string,
@@ -34,7 +32,7 @@ const closed = html`<p>This school does not accept new accounts right now. <a hr
 
 export function registerSignUpPage(
   app: FastifyInstance,
-  deps: { signin: SignInService; sessions: SessionService; cookie: SessionCookie; render: PageRenderer },
+  deps: { signin: SignInService; browser: BrowserSessions; render: PageRenderer },
 ) {
   const { render } = deps;
   const config = { page: true };
@@ -65,11 +63,7 @@ export function registerSignUpPage(
     }
     try {
       const user = await deps.signin.signUp(parsed.value);
-      const previous = deps.cookie.read(request);
-      if (previous) await deps.sessions.destroy(previous);
-      const session = await deps.sessions.create(user.id);
-      deps.cookie.set(reply, session.token, session.expiresAt);
-      clearProviderSession(reply);
+      await deps.browser.start(request, reply, user.id);
       return reply.redirect(returnTo, 303);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../identity/schema.ts';
 import type { SessionService } from '../identity/sessions.ts';
+import { clearProviderSession } from '../oauth/provider-session.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -49,3 +50,27 @@ export function registerViewer(app: FastifyInstance, deps: { sessions: SessionSe
     request.sessionCreatedAt = resolved?.createdAt;
   });
 }
+
+/**
+ * Who is signed in in this browser changes only here: signing in replaces any earlier session, and both signing in
+ * and out also forget the authorization server's own browser session, so an authorization never resumes under the
+ * previous person.
+ */
+export function browserSessions(deps: { sessions: SessionService; cookie: SessionCookie }) {
+  const end = async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = deps.cookie.read(request);
+    if (token) await deps.sessions.destroy(token);
+    deps.cookie.clear(reply);
+    clearProviderSession(reply);
+  };
+  return {
+    async start(request: FastifyRequest, reply: FastifyReply, userId: string) {
+      await end(request, reply);
+      const session = await deps.sessions.create(userId);
+      deps.cookie.set(reply, session.token, session.expiresAt);
+    },
+    end,
+  };
+}
+
+export type BrowserSessions = ReturnType<typeof browserSessions>;

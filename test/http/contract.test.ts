@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { apiClient, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 /**
@@ -11,11 +11,12 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 describe('the API contract, route by route', () => {
   let server: TestServer;
   let unscoped: ReturnType<typeof apiClient>;
+  let staff: Person;
   const anonymous = () => apiClient(server.url);
 
   before(async () => {
     server = await startTestServer('sqlite');
-    const { staff } = await schoolWithPeople(server);
+    ({ staff } = await schoolWithPeople(server));
     unscoped = apiClient(server.url, await tokenFor(server, staff, 'openid'));
   });
   after(() => server.close());
@@ -97,7 +98,6 @@ describe('the API contract, route by route', () => {
   });
 
   test('a token bound to the MCP resource is not accepted by the REST API', async () => {
-    const { staff } = { staff: { email: 'stella.staff@school.test', password: 'a test password 1' } };
     const mcpToken = await tokenFor(server, staff, 'openid courses:read', `${server.config.BASE_URL}/mcp`);
     const response = await apiClient(server.url, mcpToken).get('/api/v1/courses');
     assert.equal(response.status, 401);

@@ -52,19 +52,20 @@ for (const engine of engines) {
       const result = await authorizeThroughForms(new WebClient(server.url), url, OWNER);
       const code = result.location.searchParams.get('code');
       assert.ok(code, `authorized: ${result.location}`);
-      return { code, verifier, client: c };
-    }
-
-    async function tokens(opts: Parameters<typeof authorize>[0] = {}) {
-      const { code, verifier, client: c } = await authorize(opts);
-      const response = await tokenRequest(server.url, {
+      /** The code exchange as the client would post it (without its secret: tests add it when they mean to). */
+      const form = {
         grant_type: 'authorization_code',
         code,
         redirect_uri: REDIRECT,
         client_id: c.client_id,
-        client_secret: c.client_secret,
         code_verifier: verifier,
-      });
+      };
+      return { form, client: c };
+    }
+
+    async function tokens(opts: Parameters<typeof authorize>[0] = {}) {
+      const { form, client: c } = await authorize(opts);
+      const response = await tokenRequest(server.url, { ...form, client_secret: c.client_secret });
       assert.equal(response.status, 200, JSON.stringify(response.body));
       return response.body as unknown as {
         access_token: string;
@@ -90,14 +91,8 @@ for (const engine of engines) {
       });
 
     test('the code exchange answers the documented fields, no-store, and an id_token with openid', async () => {
-      const { code, verifier } = await authorize();
-      const response = await tokenRequest(server.url, {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        client_id: client.client_id,
-        code_verifier: verifier,
-      });
+      const { form } = await authorize();
+      const response = await tokenRequest(server.url, form);
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('cache-control'), 'no-store');
       assert.equal(response.body.token_type, 'Bearer');
@@ -149,40 +144,21 @@ for (const engine of engines) {
     });
 
     test('a wrong code_verifier is invalid_grant', async () => {
-      const { code } = await authorize();
-      const response = await tokenRequest(server.url, {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        client_id: client.client_id,
-        code_verifier: pkce().verifier,
-      });
+      const { form } = await authorize();
+      const response = await tokenRequest(server.url, { ...form, code_verifier: pkce().verifier });
       assert.equal(response.status, 400);
       assert.equal(response.body.error, 'invalid_grant');
     });
 
     test('a redirect_uri that differs from the authorization request is invalid_grant', async () => {
-      const { code, verifier } = await authorize();
-      const response = await tokenRequest(server.url, {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: 'http://127.0.0.1:47002/callback',
-        client_id: client.client_id,
-        code_verifier: verifier,
-      });
+      const { form } = await authorize();
+      const response = await tokenRequest(server.url, { ...form, redirect_uri: 'http://127.0.0.1:47002/callback' });
       assert.equal(response.status, 400);
       assert.equal(response.body.error, 'invalid_grant');
     });
 
     test('a code is single-use: the replay fails and revokes what the first use issued', async () => {
-      const { code, verifier } = await authorize();
-      const form = {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        client_id: client.client_id,
-        code_verifier: verifier,
-      };
+      const { form } = await authorize();
       const first = await tokenRequest(server.url, form);
       assert.equal(first.status, 200);
       assert.equal((await userinfo(first.body.access_token)).status, 200);
@@ -199,14 +175,7 @@ for (const engine of engines) {
     });
 
     test('two concurrent exchanges of one code: exactly one wins', async () => {
-      const { code, verifier } = await authorize();
-      const form = {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        client_id: client.client_id,
-        code_verifier: verifier,
-      };
+      const { form } = await authorize();
       const results = await Promise.all([
         tokenRequest(server.url, form),
         tokenRequest(server.url, form),
@@ -321,14 +290,7 @@ for (const engine of engines) {
     });
 
     test('a confidential client authenticates with client_secret_post', async () => {
-      const { code, verifier } = await authorize({ client: confidential });
-      const form = {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        client_id: confidential.client_id,
-        code_verifier: verifier,
-      };
+      const { form } = await authorize({ client: confidential });
       const missing = await tokenRequest(server.url, form);
       assert.equal(missing.status, 401);
       assert.equal(missing.body.error, 'invalid_client');

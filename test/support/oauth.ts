@@ -92,18 +92,8 @@ export async function authorizeThroughForms(
 }
 
 export async function tokenRequest(base: string, form: Record<string, string | undefined>) {
-  const body = new URLSearchParams();
-  for (const [k, v] of Object.entries(form)) if (v !== undefined) body.set(k, v);
-  const response = await fetch(`${base}/api/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body,
-  });
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (await response.json()) as Record<string, string & number>,
-  };
+  const response = await formPost(base, '/api/oauth/token', form);
+  return { ...response, body: response.body as Record<string, string & number> };
 }
 
 export async function formPost(

@@ -45,7 +45,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
       row.status === 'published' && (row.visibility === 'public' || (!listing && row.visibility === 'unlisted'));
     if (publicView) return true;
     if (principal.kind === 'user' && row.status !== 'draft')
-      return (await store.enrolledCourseIds(db, principal.userId, now())).includes(row.id);
+      return (await store.enrolledCourseIds(db, principal.userId, now(), row.id)).length > 0;
     return false;
   }
 

@@ -59,17 +59,17 @@ export function coursesStore() {
       return Number(result.numDeletedRows) === 1;
     },
 
-    /** Ids of the courses a user is enrolled in (active or completed, and not past its expiry). */
-    enrolledCourseIds: async (ex: Executor, userId: string, now: string) =>
-      (
-        await ex
-          .selectFrom('enrollments')
-          .select('course_id')
-          .where('user_id', '=', userId)
-          .where('status', 'in', ['active', 'completed'])
-          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-          .execute()
-      ).map((r) => r.course_id),
+    /** Ids of the courses a user is enrolled in (active or completed, and not past its expiry); or only `courseId`. */
+    enrolledCourseIds: async (ex: Executor, userId: string, now: string, courseId?: string) => {
+      let query = ex
+        .selectFrom('enrollments')
+        .select('course_id')
+        .where('user_id', '=', userId)
+        .where('status', 'in', ['active', 'completed'])
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+      if (courseId) query = query.where('course_id', '=', courseId);
+      return (await query.execute()).map((r) => r.course_id);
+    },
 
     existingLecturerIds: async (ex: Executor, ids: string[]) =>
       ids.length === 0
