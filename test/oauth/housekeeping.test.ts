@@ -52,6 +52,20 @@ for (const engine of engines) {
           [used.client_id],
         );
         assert.notEqual(unused.client_id, used.client_id);
+        const authorizeUnused = await authorizeThroughForms(
+          new WebClient(server.url),
+          authorizeUrl(server.url, {
+            response_type: 'code',
+            client_id: unused.client_id,
+            redirect_uri: 'http://127.0.0.1:43000/callback',
+            scope: 'openid',
+            code_challenge: pkce().challenge,
+            code_challenge_method: 'S256',
+          }),
+          OWNER,
+        );
+        assert.equal(authorizeUnused.status, 400, 'the removed client is unknown now');
+        assert.match(authorizeUnused.text, /invalid_client/);
       } finally {
         await server.close();
       }

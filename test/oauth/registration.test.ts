@@ -150,5 +150,24 @@ for (const engine of engines) {
         await server.close();
       }
     });
+
+    test('behind one trusted proxy the address is the one the proxy saw, not one the client wrote', async () => {
+      const server = await startTestServer(engine, { OAUTH_REGISTRATIONS_PER_HOUR: '2', TRUST_PROXY: '1' });
+      try {
+        const from = (forwarded: string) =>
+          fetch(`${server.url}/api/oauth/register`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': forwarded },
+            body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:9000/cb'] }),
+          });
+        // The client forges the left-most entries; the proxy appends the address it saw (the right-most).
+        const statuses = [];
+        for (let i = 0; i < 3; i++) statuses.push((await from(`10.0.0.${i}, 203.0.113.7`)).status);
+        assert.deepEqual(statuses, [201, 201, 429]);
+        assert.equal((await from('203.0.113.8')).status, 201, 'another real address has its own count');
+      } finally {
+        await server.close();
+      }
+    });
   });
 }

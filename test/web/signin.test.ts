@@ -222,6 +222,23 @@ for (const engine of engines) {
       assert.equal((await signedIn.get('/signin?return_to=/courses?x=1')).location, '/courses?x=1');
     });
 
+    test('failures from one address across many accounts are slowed down too (4x the account limit)', async () => {
+      const limited = await startTestServer(engine, { SIGNIN_MAX_FAILURES: '2' });
+      try {
+        const statuses = [];
+        for (let i = 0; i < 9; i++) {
+          const client = new WebClient(limited.url);
+          statuses.push(
+            (await client.submit('/signin', '/signin', { email: `nobody${i}@school.test`, password: 'wrong one' }))
+              .status,
+          );
+        }
+        assert.deepEqual(statuses, [401, 401, 401, 401, 401, 401, 401, 401, 429]);
+      } finally {
+        await limited.close();
+      }
+    });
+
     test('concurrent wrong passwords are counted too: at most the limit get through', async () => {
       const target = 'burst@school.test';
       await new WebClient(server.url).submit('/signup', '/signup', {
