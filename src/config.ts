@@ -150,6 +150,9 @@ function allowedValues(schema: TSchema): string {
   return String(s.description);
 }
 
+/** The http origin of a listening address (IPv6 hosts in brackets). */
+export const listenOrigin = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
 /** Reads settings from an environment object; throws one ConfigError line naming the first bad variable. */
 export function loadConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
   const raw: Record<string, unknown> = {};
@@ -166,7 +169,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     }
   }
   const input = withDefaults as ConfigInput;
-  const baseUrl = input.BASE_URL || `http://${input.HOST.includes(':') ? `[${input.HOST}]` : input.HOST}:${input.PORT}`;
+  const baseUrl = input.BASE_URL || listenOrigin(input.HOST, input.PORT);
   try {
     const url = new URL(baseUrl);
     if (url.origin !== baseUrl) throw new Error('not an origin');

@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import type { Config } from './config.ts';
+import { type Config, listenOrigin } from './config.ts';
 import { type Clock, systemClock } from './db/clock.ts';
 import { connectDatabase, type Database } from './db/connect.ts';
 import { startOauthHousekeeping } from './oauth/housekeeping.ts';
@@ -79,7 +79,7 @@ export async function startServer(
   }
   await services.sessions.purgeExpired();
   return {
-    url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,
+    url: listenOrigin(config.HOST, port),
     app,
     services,
     routes,

@@ -2,5 +2,3 @@
 export type Clock = { now(): Date };
 
 export const systemClock: Clock = { now: () => new Date() };
-
-export const isoNow = (clock: Clock) => clock.now().toISOString();

@@ -61,7 +61,7 @@ export function toApiError(error: FastifyError | ApiError | Error): ApiError {
   return new ApiError('server_error', 'The server could not complete the request.');
 }
 
-export function wantsHtml(request: FastifyRequest): boolean {
+function wantsHtml(request: FastifyRequest): boolean {
   return Boolean((request.routeOptions.config as { page?: boolean } | undefined)?.page);
 }
 

@@ -28,7 +28,7 @@ export function resourceIdentifiers(baseUrl: string) {
 
 const { Check, base: basePolicy } = interactionPolicy;
 
-export const INTERACTION_TTL_SECONDS = 600;
+const INTERACTION_TTL_SECONDS = 600;
 
 /**
  * Every authorization passes through the school's own sign-in check: the provider's session cookie alone never

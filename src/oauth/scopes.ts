@@ -55,7 +55,6 @@ export const SCOPES = {
 export type Scope = keyof typeof SCOPES;
 
 export const ALL_SCOPES = Object.keys(SCOPES) as Scope[];
-export const OIDC_SCOPES: readonly Scope[] = ['openid', 'profile', 'email'];
 
 export const isScope = (value: string): value is Scope => Object.hasOwn(SCOPES, value);
 

@@ -14,6 +14,9 @@ const LABELS: Record<string, string> = {
   owner_password: 'Password',
 };
 
+/** The label a form shows for a field name, as problems are reported to the person filling it in. */
+export const fieldLabel = (name: string) => LABELS[name] ?? name;
+
 function explain(keyword: string, params: Record<string, unknown>): string {
   if (keyword === 'minLength') return `must be at least ${params.limit} characters`;
   if (keyword === 'maxLength') return `must be at most ${params.limit} characters`;
@@ -41,8 +44,8 @@ export function parseForm<T>(
       problems.push({ field: extra.join(', '), message: 'is not a field of this form' });
       continue;
     }
-    if (problems.some((p) => p.field === (LABELS[name] ?? name))) continue;
-    problems.push({ field: LABELS[name] ?? name, message: explain(error.keyword, params) });
+    if (problems.some((p) => p.field === fieldLabel(name))) continue;
+    problems.push({ field: fieldLabel(name), message: explain(error.keyword, params) });
   }
   return { ok: false, problems };
 }

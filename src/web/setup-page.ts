@@ -3,7 +3,7 @@ import { ApiError } from '../http/errors.ts';
 import { SetupForm } from '../identity/schema.ts';
 import type { SetupService } from '../identity/setup.ts';
 import { PASSWORD_MIN_LENGTH } from '../security/passwords.ts';
-import { parseForm } from './forms.ts';
+import { fieldLabel, parseForm } from './forms.ts';
 import { html } from './html.ts';
 import { csrfField, errorSummary, type FieldProblem, field } from './layout.ts';
 import type { PageRenderer } from './page-context.ts';
@@ -64,7 +64,7 @@ export function registerSetupPage(
     } catch (error) {
       if (error instanceof ApiError && error.code === 'invalid_request') {
         const problems = (error.fields ?? []).map((f) => ({
-          field: f.field === 'timezone' ? 'Time zone' : 'Default currency',
+          field: fieldLabel(f.field),
           message: f.message,
         }));
         return render(
