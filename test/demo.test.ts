@@ -151,6 +151,20 @@ for (const engine of engines) {
         'scheduled',
       ]);
       assert.ok((await count(db, 'comments')) >= 4);
+      const comments = await db.selectFrom('comments').select(['id', 'parent_id', 'target_type']).execute();
+      const commentIds = new Set(comments.map((c) => c.id));
+      assert.ok(
+        comments.some((c) => c.target_type === 'post' && c.parent_id !== null),
+        'a post comment is answered',
+      );
+      assert.ok(
+        comments.some((c) => c.target_type === 'lesson' && c.parent_id !== null),
+        'a lesson question is answered',
+      );
+      assert.ok(
+        comments.every((c) => c.parent_id === null || commentIds.has(c.parent_id)),
+        'replies answer demo comments',
+      );
       const enrolled = await db
         .selectFrom('enrollments')
         .innerJoin('users', 'users.id', 'enrollments.user_id')

@@ -6,7 +6,17 @@ import { schoolStore } from '../areas/school/store.ts';
 import { slugify } from '../areas/slugs.ts';
 import { type Clock, systemClock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
-import type { Db, Executor, LessonsTable } from '../db/tables.ts';
+import type {
+  CommentsTable,
+  Db,
+  EnrollmentsTable,
+  Executor,
+  LecturersTable,
+  LessonsTable,
+  PagesTable,
+  PostsTable,
+  SectionsTable,
+} from '../db/tables.ts';
 import { usersStore } from '../identity/users-store.ts';
 import { hashPassword } from '../security/passwords.ts';
 import {
@@ -194,32 +204,27 @@ async function insertUser(trx: Trx, now: number, role: Role, account: { name: st
 }
 
 async function insertLecturers(trx: Trx, now: number, staffId: string) {
-  const ids: string[] = [];
-  for (const [index, lecturer] of DEMO_LECTURERS.entries()) {
+  const rows: LecturersTable[] = DEMO_LECTURERS.map((lecturer, index) => {
     const createdMs = now - (150 - index) * DAY_MS;
-    const id = newId('lec', createdMs);
     const at = new Date(createdMs).toISOString();
     const isStaff = 'isStaff' in lecturer && lecturer.isStaff;
-    await trx
-      .insertInto('lecturers')
-      .values({
-        id,
-        name: lecturer.name,
-        title: lecturer.title,
-        bio: lecturer.bio,
-        avatar_url: null,
-        email: isStaff
-          ? `${DEMO_PEOPLE.staff.local}@${DEMO_SCHOOL.emailDomain}`
-          : `${slugify(lecturer.name.replace(/^Dr\. /, '')).split('-')[0]}@${DEMO_SCHOOL.emailDomain}`,
-        user_id: isStaff ? staffId : null,
-        status: 'active',
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-    ids.push(id);
-  }
-  return ids;
+    return {
+      id: newId('lec', createdMs),
+      name: lecturer.name,
+      title: lecturer.title,
+      bio: lecturer.bio,
+      avatar_url: null,
+      email: isStaff
+        ? `${DEMO_PEOPLE.staff.local}@${DEMO_SCHOOL.emailDomain}`
+        : `${slugify(lecturer.name.replace(/^Dr\. /, '')).split('-')[0]}@${DEMO_SCHOOL.emailDomain}`,
+      user_id: isStaff ? staffId : null,
+      status: 'active',
+      created_at: at,
+      updated_at: at,
+    };
+  });
+  await trx.insertInto('lecturers').values(rows).execute();
+  return rows.map((row) => row.id);
 }
 
 function lessonBody(course: DemoCourse, [title, type, minutes]: DemoLesson): string {
@@ -281,88 +286,84 @@ async function insertCourse(
     created_at: created,
     updated_at: created,
   });
-  const lessonIds: string[] = [];
+  const sections: SectionsTable[] = [];
+  const lessons: LessonsTable[] = [];
   for (const [sectionPosition, section] of course.sections.entries()) {
     const sectionId = newId('sec', createdMs);
-    await trx
-      .insertInto('sections')
-      .values({
-        id: sectionId,
-        course_id: id,
-        title: section.title,
-        position: sectionPosition,
-        drip_type: section.dripDays ? 'days_after_enrollment' : 'none',
-        drip_days: section.dripDays ?? null,
-        drip_date: null,
-        status,
-        created_at: created,
-        updated_at: created,
-      })
-      .execute();
-    const lessons: LessonsTable[] = section.lessons.map((lesson, position) => ({
-      id: newId('les', createdMs),
+    sections.push({
+      id: sectionId,
       course_id: id,
-      section_id: sectionId,
-      title: lesson[0],
-      type: lesson[1],
-      body: lessonBody(course, lesson),
-      asset_url: null,
-      duration_s: lesson[2] === undefined ? null : lesson[2] * 60,
-      is_preview: lesson[3] ? 1 : 0,
-      position,
+      title: section.title,
+      position: sectionPosition,
+      drip_type: section.dripDays ? 'days_after_enrollment' : 'none',
+      drip_days: section.dripDays ?? null,
+      drip_date: null,
       status,
       created_at: created,
       updated_at: created,
-    }));
-    await trx.insertInto('lessons').values(lessons).execute();
-    lessonIds.push(...lessons.map((l) => l.id));
+    });
+    for (const [position, lesson] of section.lessons.entries()) {
+      lessons.push({
+        id: newId('les', createdMs),
+        course_id: id,
+        section_id: sectionId,
+        title: lesson[0],
+        type: lesson[1],
+        body: lessonBody(course, lesson),
+        asset_url: null,
+        duration_s: lesson[2] === undefined ? null : lesson[2] * 60,
+        is_preview: lesson[3] ? 1 : 0,
+        position,
+        status,
+        created_at: created,
+        updated_at: created,
+      });
+    }
   }
-  return { id, lessonIds };
+  await trx.insertInto('sections').values(sections).execute();
+  await trx.insertInto('lessons').values(lessons).execute();
+  return { id, lessonIds: lessons.map((l) => l.id) };
 }
 
 async function enrollStudent(trx: Trx, now: number, studentId: string, courses: Map<string, { id: string }>) {
-  for (const [index, [title, progress]] of DEMO_ENROLLMENTS.entries()) {
+  const rows: EnrollmentsTable[] = DEMO_ENROLLMENTS.map(([title, progress], index) => {
     const course = courses.get(title);
     if (!course) throw new Error(`demo content: no course "${title}" to enroll in`);
     const enrolledMs = now - (35 - index * 10) * DAY_MS;
-    await trx
-      .insertInto('enrollments')
-      .values({
-        id: newId('enr', enrolledMs),
-        course_id: course.id,
-        user_id: studentId,
-        source: 'manual',
-        status: progress === 100 ? 'completed' : 'active',
-        enrolled_at: new Date(enrolledMs).toISOString(),
-        expires_at: null,
-        completed_at: progress === 100 ? new Date(enrolledMs + 14 * DAY_MS).toISOString() : null,
-        progress_percent: progress,
-      })
-      .execute();
-  }
+    return {
+      id: newId('enr', enrolledMs),
+      course_id: course.id,
+      user_id: studentId,
+      source: 'manual',
+      status: progress === 100 ? 'completed' : 'active',
+      enrolled_at: new Date(enrolledMs).toISOString(),
+      expires_at: null,
+      completed_at: progress === 100 ? new Date(enrolledMs + 14 * DAY_MS).toISOString() : null,
+      progress_percent: progress,
+    };
+  });
+  await trx.insertInto('enrollments').values(rows).execute();
 }
 
 async function insertPages(trx: Trx, now: number) {
-  for (const [index, page] of DEMO_PAGES.entries()) {
+  const rows: PagesTable[] = DEMO_PAGES.map((page, index) => {
     const createdMs = now - (140 - index) * DAY_MS;
     const at = new Date(createdMs).toISOString();
-    await trx
-      .insertInto('pages')
-      .values({
-        id: newId('pag', createdMs),
-        title: page.title,
-        slug: page.slug,
-        draft_body: page.body,
-        published_body: page.body,
-        seo_title: `${page.title} · ${DEMO_SCHOOL.name}`,
-        seo_description: page.seo,
-        status: 'published',
-        published_at: at,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-  }
+    return {
+      id: newId('pag', createdMs),
+      title: page.title,
+      slug: page.slug,
+      draft_body: page.body,
+      published_body: page.body,
+      seo_title: `${page.title} · ${DEMO_SCHOOL.name}`,
+      seo_description: page.seo,
+      status: 'published',
+      published_at: at,
+      created_at: at,
+      updated_at: at,
+    };
+  });
+  await trx.insertInto('pages').values(rows).execute();
 }
 
 async function insertPostsAndComments(
@@ -372,95 +373,83 @@ async function insertPostsAndComments(
   courses: Map<string, { lessonIds: string[] }>,
 ) {
   const posts = new Map<string, { id: string; publishedMs: number }>();
-  for (const post of DEMO_POSTS) {
+  const postRows: PostsTable[] = DEMO_POSTS.map((post) => {
     // Published posts are dated `days` ago; the scheduled one is due in `-days` days; the draft is from yesterday.
     const publishedMs = post.days === null ? null : now - post.days * DAY_MS;
     const createdMs = Math.min(publishedMs ?? now, now) - DAY_MS;
     const status = post.days === null ? 'draft' : post.days < 0 ? 'scheduled' : 'published';
     const id = newId('pst', createdMs);
-    await trx
-      .insertInto('posts')
-      .values({
-        id,
-        title: post.title,
-        slug: post.slug,
-        body: post.body,
-        excerpt: post.excerpt,
-        cover_url: null,
-        tags: JSON.stringify(post.tags),
-        visibility: 'public',
-        plan_ids: '[]',
-        status,
-        scheduled_at: status === 'scheduled' ? new Date(publishedMs as number).toISOString() : null,
-        published_at: status === 'published' ? new Date(publishedMs as number).toISOString() : null,
-        created_at: new Date(createdMs).toISOString(),
-        updated_at: new Date(createdMs).toISOString(),
-      })
-      .execute();
     if (status === 'published') posts.set(post.slug, { id, publishedMs: publishedMs as number });
-  }
+    return {
+      id,
+      title: post.title,
+      slug: post.slug,
+      body: post.body,
+      excerpt: post.excerpt,
+      cover_url: null,
+      tags: JSON.stringify(post.tags),
+      visibility: 'public',
+      plan_ids: '[]',
+      status,
+      scheduled_at: status === 'scheduled' ? new Date(publishedMs as number).toISOString() : null,
+      published_at: status === 'published' ? new Date(publishedMs as number).toISOString() : null,
+      created_at: new Date(createdMs).toISOString(),
+      updated_at: new Date(createdMs).toISOString(),
+    };
+  });
+  await trx.insertInto('posts').values(postRows).execute();
 
-  const commentIds: string[] = [];
-  for (const [index, comment] of DEMO_COMMENTS.entries()) {
-    const post = posts.get(comment.post);
-    if (!post) throw new Error(`demo content: no published post "${comment.post}" to comment on`);
+  const comment = (
+    target: Pick<CommentsTable, 'target_type' | 'target_id'>,
+    fields: Pick<CommentsTable, 'id' | 'user_id' | 'parent_id' | 'body'>,
+    createdMs: number,
+  ): CommentsTable => {
+    const at = new Date(createdMs).toISOString();
+    return { ...target, ...fields, status: 'visible', created_at: at, updated_at: at };
+  };
+  const comments: CommentsTable[] = [];
+  for (const [index, c] of DEMO_COMMENTS.entries()) {
+    const post = posts.get(c.post);
+    if (!post) throw new Error(`demo content: no published post "${c.post}" to comment on`);
     const createdMs = post.publishedMs + (index + 1) * 3_600_000;
-    const id = newId('cmt', createdMs);
-    await trx
-      .insertInto('comments')
-      .values({
-        id,
-        target_type: 'post',
-        target_id: post.id,
-        user_id: authors[comment.author],
-        parent_id: comment.replyTo === undefined ? null : commentIds[comment.replyTo],
-        body: comment.body,
-        status: 'visible',
-        created_at: new Date(createdMs).toISOString(),
-        updated_at: new Date(createdMs).toISOString(),
-      })
-      .execute();
-    commentIds.push(id);
+    const fields = {
+      id: newId('cmt', createdMs),
+      user_id: authors[c.author],
+      parent_id: c.replyTo === undefined ? null : comments[c.replyTo].id,
+      body: c.body,
+    };
+    comments.push(comment({ target_type: 'post', target_id: post.id }, fields, createdMs));
   }
 
   // One question on a lesson of a course the student is enrolled in, answered by the staff member.
   const lessonId = courses.get('Watercolour for Beginners')?.lessonIds[2];
   if (!lessonId) throw new Error('demo content: no lesson to comment on');
+  const onLesson = { target_type: 'lesson', target_id: lessonId } as const;
   const question = newId('cmt', now - 2 * DAY_MS);
-  const lessonComments = [
-    {
-      id: question,
-      parent_id: null,
-      user_id: authors.student,
-      body: 'My graded washes keep drying with stripes. Is my paper too dry?',
-      at: now - 2 * DAY_MS,
-    },
-    {
-      id: newId('cmt', now - DAY_MS),
-      parent_id: question,
-      user_id: authors.staff,
-      body: 'Probably: tilt the board a little more and load the brush fully for every stroke.',
-      at: now - DAY_MS,
-    },
-  ];
-  for (const c of lessonComments) {
-    const at = new Date(c.at).toISOString();
-    await trx
-      .insertInto('comments')
-      .values({
-        id: c.id,
-        target_type: 'lesson',
-        target_id: lessonId,
-        user_id: c.user_id,
-        parent_id: c.parent_id,
-        body: c.body,
-        status: 'visible',
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-  }
-  return commentIds.length + lessonComments.length;
+  comments.push(
+    comment(
+      onLesson,
+      {
+        id: question,
+        parent_id: null,
+        user_id: authors.student,
+        body: 'My graded washes keep drying with stripes. Is my paper too dry?',
+      },
+      now - 2 * DAY_MS,
+    ),
+    comment(
+      onLesson,
+      {
+        id: newId('cmt', now - DAY_MS),
+        parent_id: question,
+        user_id: authors.staff,
+        body: 'Probably: tilt the board a little more and load the brush fully for every stroke.',
+      },
+      now - DAY_MS,
+    ),
+  );
+  await trx.insertInto('comments').values(comments).execute();
+  return comments.length;
 }
 
 /** A look of its own (teal, serif headings) unless staff already chose one. */

@@ -88,6 +88,8 @@ for (const engine of engines) {
       assert.match(String(blank.body.error_description), /needs a title/);
       const missing = await staff.patch(`/api/v1/pages/pag_${'0'.repeat(26)}`, { title: 'Gone' });
       assert.equal(missing.status, 404);
+      const missingWithTakenSlug = await staff.patch(`/api/v1/pages/pag_${'0'.repeat(26)}`, { slug: b.slug });
+      assert.equal(missingWithTakenSlug.status, 404, 'a page that does not exist is 404 before any slug rule');
     });
 
     test('publish copies the draft to the live body; edits stay in the draft until the next publish', async () => {

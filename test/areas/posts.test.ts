@@ -103,6 +103,7 @@ for (const engine of engines) {
       assert.equal((await staff.post('/api/v1/posts', { title: 'X', slug: b.slug })).status, 409);
       assert.equal((await staff.patch(`/api/v1/posts/${a.id}`, { title: ' ' })).status, 400);
       assert.equal((await staff.patch(`/api/v1/posts/pst_${'0'.repeat(26)}`, { title: 'Gone' })).status, 404);
+      assert.equal((await staff.patch(`/api/v1/posts/pst_${'0'.repeat(26)}`, { slug: b.slug })).status, 404);
     });
 
     test('visibility: "plans" needs plan_ids, plan_ids need "plans", leaving "plans" clears them', async () => {
@@ -235,6 +236,8 @@ for (const engine of engines) {
         assert.equal(up.status, 200);
         const after = await staff.get<Post>(`/api/v1/posts/${post.id}`);
         assert.ok([down.body.status, up.body.status].includes(after.body.status));
+        // Publish answers with the published_at it left: if the post ends published, that answer came last.
+        if (after.body.status === 'published') assert.equal(after.body.published_at, up.body.published_at);
         assert.equal(after.body.published_at === null, after.body.status !== 'published', 'published_at iff published');
       }
     });

@@ -161,6 +161,7 @@ for (const engine of engines) {
       const first = await signedIn.submit(`/posts/${p.slug}`, `/posts/${p.slug}/comments`, { body: 'stays visible' });
       const second = await signedIn.submit(`/posts/${p.slug}`, `/posts/${p.slug}/comments`, { body: 'gets hidden' });
       assert.equal(first.status, 303);
+      assert.equal(second.status, 303, 'otherwise nothing was hidden and the check below proves nothing');
       const hiddenId = /#comment-(cmt_\w+)$/.exec(second.location ?? '')?.[1] ?? '';
       await server.database.db.updateTable('comments').set({ status: 'hidden' }).where('id', '=', hiddenId).execute();
       const page = await new WebClient(server.url).get(`/posts/${p.slug}`);

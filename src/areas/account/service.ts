@@ -1,6 +1,6 @@
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { errors } from '../../http/errors.ts';
-import type { Principal } from '../../http/principal.ts';
+import { type Principal, userIdOf } from '../../http/principal.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { SessionService } from '../../identity/sessions.ts';
 import type { ConnectedAppsService } from '../../oauth/connected-apps.ts';
@@ -40,9 +40,10 @@ export function accountService(
   const { db, clock, store, sessions, connectedApps } = deps;
 
   // The guard admits no anonymous caller to these routes; this keeps the service safe when called directly.
-  const userIdOf = (principal: Principal) => {
-    if (principal.kind !== 'user') throw errors.notFound('account');
-    return principal.userId;
+  const ownerOf = (principal: Principal) => {
+    const userId = userIdOf(principal);
+    if (!userId) throw errors.notFound('account');
+    return userId;
   };
 
   async function load(userId: string) {
@@ -55,11 +56,11 @@ export function accountService(
 
   return {
     async get(principal: Principal) {
-      return toAccount(await load(userIdOf(principal)));
+      return toAccount(await load(ownerOf(principal)));
     },
 
     async update(principal: Principal, input: AccountUpdate) {
-      const userId = userIdOf(principal);
+      const userId = ownerOf(principal);
       const row = await load(userId);
       const changes: Partial<AccountRow> = {};
       if (input.name !== undefined) {
@@ -111,7 +112,7 @@ export function accountService(
      * ended one by one under connected apps.
      */
     async changePassword(principal: Principal, input: PasswordChange) {
-      const userId = userIdOf(principal);
+      const userId = ownerOf(principal);
       const stored = await store.passwordHash(db, userId);
       if (!stored) throw errors.notFound('account');
       if (!(await verifyPassword(input.current_password, stored))) {
@@ -125,13 +126,13 @@ export function accountService(
     },
 
     async listConnectedApps(principal: Principal) {
-      const data = await connectedApps.list(userIdOf(principal));
+      const data = await connectedApps.list(ownerOf(principal));
       return { data, has_more: false, next_cursor: null };
     },
 
     /** Ends the app's grants and with them its tokens at once (also the calling token, when it is that app's). */
     async revokeConnectedApp(principal: Principal, clientId: string) {
-      if (!(await connectedApps.revoke(userIdOf(principal), clientId))) throw errors.notFound('connected app');
+      if (!(await connectedApps.revoke(ownerOf(principal), clientId))) throw errors.notFound('connected app');
     },
   };
 }

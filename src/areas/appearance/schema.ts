@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import { Timestamp } from '../../http/schemas.ts';
 
 /** Fonts every browser has, so school pages never fetch fonts from a third party. */
-export const FONTS = [
+const FONTS = [
   'system-ui',
   'sans-serif',
   'serif',
@@ -13,8 +13,8 @@ export const FONTS = [
   'Times New Roman',
 ] as const;
 
-export const NAVIGATION_MAX_ITEMS = 20;
-export const CUSTOM_CSS_MAX_LENGTH = 20_000;
+const NAVIGATION_MAX_ITEMS = 20;
+const CUSTOM_CSS_MAX_LENGTH = 20_000;
 
 const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'A colour as #rrggbb' });
 const Font = Type.Enum(FONTS, { description: `One of: ${FONTS.join(', ')}` });

@@ -5,7 +5,7 @@ import type { Appearance, AppearanceUpdate } from './schema.ts';
 import type { AppearanceStore } from './store.ts';
 
 /** What a school looks like until staff change it. */
-export const DEFAULT_APPEARANCE: Appearance = {
+const DEFAULT_APPEARANCE: Appearance = {
   logo_url: null,
   colors: { primary: '#1d4ed8', accent: '#c2410c', background: '#ffffff', text: '#1f2937' },
   fonts: { heading: 'system-ui', body: 'system-ui' },
@@ -101,21 +101,19 @@ export function appearanceService(deps: AreaDeps & { store: AppearanceStore }) {
       if (input.custom_css !== undefined) checkCustomCss(input.custom_css);
       const navigation = input.navigation === undefined ? undefined : checkNavigation(input.navigation);
       const base = await current();
-      const next: Appearance = {
+      const next = {
         logo_url: input.logo_url === undefined ? base.logo_url : input.logo_url,
         colors: { ...base.colors, ...lowerCased(input.colors) },
         fonts: { ...base.fonts, ...input.fonts },
         navigation: navigation ?? base.navigation,
         custom_css: input.custom_css ?? base.custom_css,
         updated_at: clock.now().toISOString(),
-      };
+      } satisfies Appearance;
       await store.upsert(db, {
-        logo_url: next.logo_url,
+        ...next,
         colors: JSON.stringify(next.colors),
         fonts: JSON.stringify(next.fonts),
         navigation: JSON.stringify(next.navigation),
-        custom_css: next.custom_css,
-        updated_at: next.updated_at as string,
       });
       return next;
     },

@@ -1,7 +1,7 @@
 import type { AppearanceTable, Executor } from '../../db/tables.ts';
 
 /** The appearance is a singleton row with this id, written on the first change. */
-export const APPEARANCE_ID = 'appearance';
+const APPEARANCE_ID = 'appearance';
 
 export function appearanceStore() {
   return {

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Id, ListQueryBase, Page, Timestamp } from '../../http/schemas.ts';
+import { Id, IdParams, ListQueryBase, Page, Timestamp } from '../../http/schemas.ts';
 
 const TargetType = Type.Union([Type.Literal('post'), Type.Literal('lesson')]);
 const Status = Type.Union([Type.Literal('visible'), Type.Literal('hidden'), Type.Literal('deleted')], {
@@ -39,7 +39,7 @@ export type CommentListQuery = Static<typeof CommentListQuery>;
 
 export const CommentPage = Page(Comment);
 
-export const CommentIdParams = Type.Object({ id: Id('cmt') }, { additionalProperties: false });
+export const CommentIdParams = IdParams('cmt');
 
 /** The comment form on a post's public page. */
 export const CommentForm = Type.Object(

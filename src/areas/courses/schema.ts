@@ -28,48 +28,30 @@ export const Course = Type.Object(
 );
 export type Course = Static<typeof Course>;
 
-const writable = {
-  title: Type.String({ maxLength: 200 }),
-  slug: Slug,
-  subtitle: Type.String({ maxLength: 300 }),
-  description: Type.String({ maxLength: 50_000 }),
-  cover_url: Type.Union([Url, Type.Null()]),
-  lecturer_ids: Type.Array(Id('lec'), { maxItems: 20, uniqueItems: true }),
-  price: Type.Union([Money, Type.Null()]),
-  visibility: Visibility,
-  enrollment_open: Type.Boolean(),
-};
+const Title = Type.String({ maxLength: 200 });
+
+/** Every field a caller may write, all optional; create requires a title on top. */
+const Writable = Type.Partial(
+  Type.Object({
+    title: Title,
+    slug: Slug,
+    subtitle: Type.String({ maxLength: 300 }),
+    description: Type.String({ maxLength: 50_000 }),
+    cover_url: Type.Union([Url, Type.Null()]),
+    lecturer_ids: Type.Array(Id('lec'), { maxItems: 20, uniqueItems: true }),
+    price: Type.Union([Money, Type.Null()]),
+    visibility: Visibility,
+    enrollment_open: Type.Boolean(),
+  }),
+);
 
 export const CourseCreate = Type.Object(
-  {
-    title: writable.title,
-    slug: Type.Optional(writable.slug),
-    subtitle: Type.Optional(writable.subtitle),
-    description: Type.Optional(writable.description),
-    cover_url: Type.Optional(writable.cover_url),
-    lecturer_ids: Type.Optional(writable.lecturer_ids),
-    price: Type.Optional(writable.price),
-    visibility: Type.Optional(writable.visibility),
-    enrollment_open: Type.Optional(writable.enrollment_open),
-  },
+  { ...Writable.properties, title: Title },
   { additionalProperties: false },
 );
 export type CourseCreate = Static<typeof CourseCreate>;
 
-export const CourseUpdate = Type.Object(
-  {
-    title: Type.Optional(writable.title),
-    slug: Type.Optional(writable.slug),
-    subtitle: Type.Optional(writable.subtitle),
-    description: Type.Optional(writable.description),
-    cover_url: Type.Optional(writable.cover_url),
-    lecturer_ids: Type.Optional(writable.lecturer_ids),
-    price: Type.Optional(writable.price),
-    visibility: Type.Optional(writable.visibility),
-    enrollment_open: Type.Optional(writable.enrollment_open),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
+export const CourseUpdate = Type.Object(Writable.properties, { additionalProperties: false, minProperties: 1 });
 export type CourseUpdate = Static<typeof CourseUpdate>;
 
 export const CourseListQuery = Type.Object(

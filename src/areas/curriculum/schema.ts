@@ -62,10 +62,10 @@ export const SectionCreate = Type.Object(
 );
 export type SectionCreate = Static<typeof SectionCreate>;
 
-export const SectionUpdate = Type.Object(
-  { title: Type.Optional(Title), drip: Type.Optional(DripInput) },
-  { additionalProperties: false, minProperties: 1 },
-);
+export const SectionUpdate = Type.Partial(Type.Omit(SectionCreate, ['position']), {
+  additionalProperties: false,
+  minProperties: 1,
+});
 export type SectionUpdate = Static<typeof SectionUpdate>;
 
 export const SectionListQuery = Type.Object(
@@ -79,15 +79,17 @@ export type SectionListQuery = Static<typeof SectionListQuery>;
 
 export const SectionPage = Page(Section);
 
-export const SectionReorder = Type.Object(
-  {
-    section_ids: Type.Array(Id('sec'), {
-      maxItems: MAX_SECTIONS_PER_COURSE,
-      uniqueItems: true,
-      description: 'Every section of the course exactly once, in the new order',
-    }),
-  },
-  { additionalProperties: false },
+/** A new order: `field` lists every item (ids with `prefix`) of the parent exactly once. */
+function Reorder<F extends string>(field: F, prefix: string, maxItems: number, description: string) {
+  const ids = Type.Array(Id(prefix), { maxItems, uniqueItems: true, description });
+  return Type.Object({ [field]: ids } as Record<F, typeof ids>, { additionalProperties: false });
+}
+
+export const SectionReorder = Reorder(
+  'section_ids',
+  'sec',
+  MAX_SECTIONS_PER_COURSE,
+  'Every section of the course exactly once, in the new order',
 );
 export type SectionReorder = Static<typeof SectionReorder>;
 
@@ -125,40 +127,26 @@ export const Lesson = Type.Object(
 );
 export type Lesson = Static<typeof Lesson>;
 
-const lessonWritable = {
-  title: Title,
-  type: LessonType,
-  body: Type.String({ maxLength: 100_000, description: 'Text, quiz definition or embed code, by type' }),
-  asset_url: Type.Union([Url, Type.Null()], { description: 'The video, audio, pdf or download file' }),
-  duration_s: Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000 }), Type.Null()]),
-  is_preview: Type.Boolean(),
-};
-
 export const LessonCreate = Type.Object(
   {
-    title: lessonWritable.title,
+    title: Title,
     type: Type.Optional(LessonType),
-    body: Type.Optional(lessonWritable.body),
-    asset_url: Type.Optional(lessonWritable.asset_url),
-    duration_s: Type.Optional(lessonWritable.duration_s),
-    is_preview: Type.Optional(lessonWritable.is_preview),
+    body: Type.Optional(
+      Type.String({ maxLength: 100_000, description: 'Text, quiz definition or embed code, by type' }),
+    ),
+    asset_url: Type.Optional(Type.Union([Url, Type.Null()], { description: 'The video, audio, pdf or download file' })),
+    duration_s: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000 }), Type.Null()])),
+    is_preview: Type.Optional(Type.Boolean()),
     position: Type.Optional(Position('Where to insert it in the section (0-based); the end when absent')),
   },
   { additionalProperties: false },
 );
 export type LessonCreate = Static<typeof LessonCreate>;
 
-export const LessonUpdate = Type.Object(
-  {
-    title: Type.Optional(lessonWritable.title),
-    type: Type.Optional(lessonWritable.type),
-    body: Type.Optional(lessonWritable.body),
-    asset_url: Type.Optional(lessonWritable.asset_url),
-    duration_s: Type.Optional(lessonWritable.duration_s),
-    is_preview: Type.Optional(lessonWritable.is_preview),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
+export const LessonUpdate = Type.Partial(Type.Omit(LessonCreate, ['position']), {
+  additionalProperties: false,
+  minProperties: 1,
+});
 export type LessonUpdate = Static<typeof LessonUpdate>;
 
 export const LessonListQuery = Type.Object(
@@ -181,15 +169,11 @@ export const LessonMove = Type.Object(
 );
 export type LessonMove = Static<typeof LessonMove>;
 
-export const LessonReorder = Type.Object(
-  {
-    lesson_ids: Type.Array(Id('les'), {
-      maxItems: MAX_LESSONS_PER_SECTION,
-      uniqueItems: true,
-      description: 'Every lesson of the section exactly once, in the new order',
-    }),
-  },
-  { additionalProperties: false },
+export const LessonReorder = Reorder(
+  'lesson_ids',
+  'les',
+  MAX_LESSONS_PER_SECTION,
+  'Every lesson of the section exactly once, in the new order',
 );
 export type LessonReorder = Static<typeof LessonReorder>;
 

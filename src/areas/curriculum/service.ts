@@ -93,28 +93,35 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
     };
   }
 
-  function toLesson(row: LessonsTable, section: DripColumns, access: Access): Lesson {
-    const preview = Number(row.is_preview) === 1;
-    const hold = access.staff || preview ? null : dripHold(section, access);
-    const locked = !access.staff && !preview && (!access.enrolledAt || hold !== null);
-    return {
-      id: row.id,
-      course_id: row.course_id,
-      section_id: row.section_id,
-      title: row.title,
-      type: row.type,
-      body: locked ? null : row.body,
-      asset_url: locked ? null : row.asset_url,
-      duration_s: row.duration_s === null ? null : Number(row.duration_s),
-      is_preview: preview,
-      position: Number(row.position),
-      status: row.status,
-      locked,
-      available_at: hold?.toISOString() ?? null,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
+  /** What the caller sees of lessons in `section`; its drip is worked out once for all of them. */
+  function lessonView(section: DripColumns, access: Access) {
+    const sectionHold = dripHold(section, access);
+    return (row: LessonsTable): Lesson => {
+      const preview = Number(row.is_preview) === 1;
+      const hold = preview ? null : sectionHold;
+      const locked = !access.staff && !preview && (!access.enrolledAt || hold !== null);
+      return {
+        id: row.id,
+        course_id: row.course_id,
+        section_id: row.section_id,
+        title: row.title,
+        type: row.type,
+        body: locked ? null : row.body,
+        asset_url: locked ? null : row.asset_url,
+        duration_s: row.duration_s === null ? null : Number(row.duration_s),
+        is_preview: preview,
+        position: Number(row.position),
+        status: row.status,
+        locked,
+        available_at: hold?.toISOString() ?? null,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+      };
     };
   }
+
+  /** A lesson as staff see it (drip ignored, nothing locked). */
+  const staffLesson = lessonView(NO_DRIP, STAFF_ACCESS);
 
   /** A section the caller may see, with their access to its course; undefined when it is 404 to them. */
   async function visibleSection(principal: Principal, id: string) {
@@ -224,6 +231,39 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
     }
   }
 
+  /**
+   * Puts `rows` (every item of one course or section) in the order of `ids`, which must name each exactly once, and
+   * writes only the positions that change.
+   */
+  async function reorder<R extends { id: string; position: number; updated_at: string }>(
+    trx: Executor,
+    field: string,
+    what: string,
+    rows: R[],
+    ids: string[],
+    setPosition: (ex: Executor, id: string, position: number, at: string) => Promise<void>,
+  ): Promise<R[]> {
+    checkPermutation(
+      field,
+      what,
+      ids,
+      rows.map((r) => r.id),
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const at = now();
+    const ordered: R[] = [];
+    for (const [position, id] of ids.entries()) {
+      const row = byId.get(id) as R;
+      if (Number(row.position) === position) {
+        ordered.push(row);
+      } else {
+        await setPosition(trx, id, position, at);
+        ordered.push({ ...row, position, updated_at: at });
+      }
+    }
+    return ordered;
+  }
+
   /** A course's id from one of its rows, read before taking the course lock (a row never changes course). */
   async function courseOf(find: (ex: Executor, id: string) => Promise<{ course_id: string } | undefined>, id: string) {
     return (await find(db, id))?.course_id;
@@ -253,12 +293,12 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
 
   const lessonTransition = (id: string, to: LessonsTable['status']) =>
     withLesson(id, async (trx, row) => {
-      if (row.status === to) return toLesson(row, NO_DRIP, STAFF_ACCESS);
+      if (row.status === to) return staffLesson(row);
       const problem = to === 'published' ? contentProblem(row) : undefined;
       if (problem) throw errors.conflict(`${problem} (PATCH /api/v1/lessons/${id})`);
       const changes = { status: to, updated_at: now() };
       await store.updateLesson(trx, id, changes);
-      return toLesson({ ...row, ...changes }, NO_DRIP, STAFF_ACCESS);
+      return staffLesson({ ...row, ...changes });
     });
 
   return {
@@ -340,20 +380,7 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
       if (!(await store.findCourse(db, courseId))) throw errors.notFound('course');
       return inCourse(courseId, async (trx) => {
         const rows = await store.listSections(trx, courseId, {});
-        checkPermutation(
-          'section_ids',
-          'course',
-          sectionIds,
-          rows.map((r) => r.id),
-        );
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        const at = now();
-        const ordered: SectionsTable[] = [];
-        for (const [position, id] of sectionIds.entries()) {
-          const row = byId.get(id) as SectionsTable;
-          if (Number(row.position) !== position) await store.setSectionPosition(trx, id, position, at);
-          ordered.push(Number(row.position) === position ? row : { ...row, position, updated_at: at });
-        }
+        const ordered = await reorder(trx, 'section_ids', 'course', rows, sectionIds, store.setSectionPosition);
         return list(ordered.map((row) => toSection(row, STAFF_ACCESS)));
       });
     },
@@ -370,13 +397,13 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
         status: access.staff ? query.status : 'published',
         type: query.type,
       });
-      return list(rows.map((row) => toLesson(row, section, access)));
+      return list(rows.map(lessonView(section, access)));
     },
 
     async getLesson(principal: Principal, id: string) {
       const found = await visibleLesson(principal, id);
       if (!found) throw errors.notFound('lesson');
-      return toLesson(found.lesson, found.lesson, found.access);
+      return lessonView(found.lesson, found.access)(found.lesson);
     },
 
     /**
@@ -386,7 +413,7 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
      */
     async lessonVisibleTo(principal: Principal, lessonId: string): Promise<boolean> {
       const found = await visibleLesson(principal, lessonId);
-      return found !== undefined && !toLesson(found.lesson, found.lesson, found.access).locked;
+      return found !== undefined && !lessonView(found.lesson, found.access)(found.lesson).locked;
     },
 
     async createLesson(sectionId: string, input: LessonCreate) {
@@ -420,7 +447,7 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
           updated_at: at,
         };
         await store.insertLesson(trx, row);
-        return toLesson(row, NO_DRIP, STAFF_ACCESS);
+        return staffLesson(row);
       });
     },
 
@@ -442,7 +469,7 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
           );
         }
         await store.updateLesson(trx, id, changes);
-        return toLesson(next, NO_DRIP, STAFF_ACCESS);
+        return staffLesson(next);
       });
     },
 
@@ -493,7 +520,7 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
         await store.shiftLessons(trx, section.id, position, 1);
         const changes = { section_id: section.id, position, updated_at: now() };
         await store.updateLesson(trx, id, changes);
-        return toLesson({ ...row, ...changes }, NO_DRIP, STAFF_ACCESS);
+        return staffLesson({ ...row, ...changes });
       });
     },
 
@@ -501,21 +528,8 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
       const section = await sectionForWrite(db, sectionId);
       return inCourse(section.course_id, async (trx) => {
         const rows = await store.listLessons(trx, sectionId, {});
-        checkPermutation(
-          'lesson_ids',
-          'section',
-          lessonIds,
-          rows.map((r) => r.id),
-        );
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        const at = now();
-        const ordered: LessonsTable[] = [];
-        for (const [position, id] of lessonIds.entries()) {
-          const row = byId.get(id) as LessonsTable;
-          if (Number(row.position) !== position) await store.setLessonPosition(trx, id, position, at);
-          ordered.push(Number(row.position) === position ? row : { ...row, position, updated_at: at });
-        }
-        return list(ordered.map((row) => toLesson(row, NO_DRIP, STAFF_ACCESS)));
+        const ordered = await reorder(trx, 'lesson_ids', 'section', rows, lessonIds, store.setLessonPosition);
+        return list(ordered.map(staffLesson));
       });
     },
 

@@ -26,41 +26,26 @@ export const Lecturer = Type.Object(
 );
 export type Lecturer = Static<typeof Lecturer>;
 
-const writable = {
-  name: Type.String({ minLength: 1, maxLength: 120 }),
-  title: Type.String({ maxLength: 120, description: 'A short line under the name, e.g. "Painter and teacher"' }),
-  bio: Type.String({ maxLength: 10_000 }),
-  avatar_url: Type.Union([Url, Type.Null()]),
-  email: Type.Union([Email, Type.Null()]),
-  user_id: Type.Union([Id('usr'), Type.Null()], {
-    description: 'Link to an existing user (at most one lecturer each)',
-  }),
-};
-
 export const LecturerCreate = Type.Object(
   {
-    name: writable.name,
-    title: Type.Optional(writable.title),
-    bio: Type.Optional(writable.bio),
-    avatar_url: Type.Optional(writable.avatar_url),
-    email: Type.Optional(writable.email),
-    user_id: Type.Optional(writable.user_id),
+    name: Type.String({ minLength: 1, maxLength: 120 }),
+    title: Type.Optional(
+      Type.String({ maxLength: 120, description: 'A short line under the name, e.g. "Painter and teacher"' }),
+    ),
+    bio: Type.Optional(Type.String({ maxLength: 10_000 })),
+    avatar_url: Type.Optional(Type.Union([Url, Type.Null()])),
+    email: Type.Optional(Type.Union([Email, Type.Null()])),
+    user_id: Type.Optional(
+      Type.Union([Id('usr'), Type.Null()], {
+        description: 'Link to an existing user (at most one lecturer each)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type LecturerCreate = Static<typeof LecturerCreate>;
 
-export const LecturerUpdate = Type.Object(
-  {
-    name: Type.Optional(writable.name),
-    title: Type.Optional(writable.title),
-    bio: Type.Optional(writable.bio),
-    avatar_url: Type.Optional(writable.avatar_url),
-    email: Type.Optional(writable.email),
-    user_id: Type.Optional(writable.user_id),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
+export const LecturerUpdate = Type.Partial(LecturerCreate, { additionalProperties: false, minProperties: 1 });
 export type LecturerUpdate = Static<typeof LecturerUpdate>;
 
 export const LecturerListQuery = Type.Object(

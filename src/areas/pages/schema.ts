@@ -27,36 +27,19 @@ export const Page = Type.Object(
 );
 export type Page = Static<typeof Page>;
 
-const writable = {
-  title: Type.String({ minLength: 1, maxLength: 200 }),
-  slug: Slug,
-  draft_body: Type.String({ maxLength: 200_000 }),
-  seo_title: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]),
-  seo_description: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
-};
-
 export const PageCreate = Type.Object(
   {
-    title: writable.title,
-    slug: Type.Optional(writable.slug),
-    draft_body: Type.Optional(writable.draft_body),
-    seo_title: Type.Optional(writable.seo_title),
-    seo_description: Type.Optional(writable.seo_description),
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    slug: Type.Optional(Slug),
+    draft_body: Type.Optional(Type.String({ maxLength: 200_000 })),
+    seo_title: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+    seo_description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
   },
   { additionalProperties: false },
 );
 export type PageCreate = Static<typeof PageCreate>;
 
-export const PageUpdate = Type.Object(
-  {
-    title: Type.Optional(writable.title),
-    slug: Type.Optional(writable.slug),
-    draft_body: Type.Optional(writable.draft_body),
-    seo_title: Type.Optional(writable.seo_title),
-    seo_description: Type.Optional(writable.seo_description),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
+export const PageUpdate = Type.Partial(PageCreate, { additionalProperties: false, minProperties: 1 });
 export type PageUpdate = Static<typeof PageUpdate>;
 
 export const PageListQuery = Type.Object(

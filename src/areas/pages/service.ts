@@ -4,12 +4,13 @@ import type { Executor, PagesTable } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
+import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
 import type { Page, PageCreate, PageListQuery, PageUpdate } from './schema.ts';
 import type { PagesStore } from './store.ts';
 
 /** The API view of a page: the draft body is the editors' working copy, so only staff get it. */
-export function toPage(row: PagesTable, staff: boolean): Page {
+function toPage(row: PagesTable, staff: boolean): Page {
   return {
     id: row.id,
     title: row.title,
@@ -35,18 +36,12 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('page');
 
-  /**
-   * Runs `fn` on the page inside a transaction that holds the page's row lock, so a rule checked on `row` still holds
-   * when `fn` writes (concurrent writes to the same page wait their turn).
-   */
   const withPage = <T>(id: string, fn: (trx: Executor, row: PagesTable) => Promise<T>) =>
-    db.transaction().execute(async (trx) => {
-      const row = (await store.lock(trx, id)) ? await store.findById(trx, id) : undefined;
-      if (!row) throw notFound();
-      return fn(trx, row);
-    });
+    withRowLock(db, 'pages', id, notFound, fn);
 
-  const slugs = slugRules('page', (slug, exceptId) => store.slugTaken(db, slug, exceptId));
+  /** The slug rules, checked on `ex`: inside a transaction they must run on it (SQLite has one connection). */
+  const slugsOn = (ex: Executor) => slugRules('page', (slug, exceptId) => store.slugTaken(ex, slug, exceptId));
+  const slugs = slugsOn(db);
 
   return {
     async list(principal: Principal, query: PageListQuery) {
@@ -94,9 +89,8 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
     async update(id: string, input: PageUpdate) {
       if (input.title !== undefined && !input.title.trim())
         throw errors.invalidRequest('A page needs a title; send a non-blank "title".');
-      if (!(await store.findById(db, id))) throw notFound();
-      await slugs.assertFree(input.slug, id);
       return withPage(id, async (trx, row) => {
+        await slugsOn(trx).assertFree(input.slug, id);
         const changes: Partial<PagesTable> = { updated_at: now() };
         if (input.title !== undefined) changes.title = input.title.trim();
         if (input.slug !== undefined) changes.slug = input.slug;
@@ -110,7 +104,7 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
 
     /** The status condition is part of the DELETE, so a publish racing it either wins (409 here) or finds no page. */
     async delete(id: string) {
-      if ((await store.deleteUnpublished(db, id)) > 0) return;
+      if (await store.deleteUnpublished(db, id)) return;
       if (!(await store.findById(db, id))) throw notFound();
       throw errors.conflict(
         `A published page cannot be deleted; unpublish it first (POST /api/v1/pages/${id}/unpublish).`,

@@ -27,27 +27,14 @@ export function pagesStore() {
       await ex.updateTable('pages').set(changes).where('id', '=', id).execute();
     },
 
-    /**
-     * Takes the page's row lock until the transaction ends (a no-op update: PostgreSQL row lock; SQLite already runs
-     * one writing transaction at a time), so what a write checks cannot change before it writes. False: no such page.
-     */
-    lock: async (ex: Executor, id: string) => {
-      const result = await ex
-        .updateTable('pages')
-        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
-
-    /** Deletes the page unless it is published, deciding in the statement itself; returns how many rows went. */
+    /** Deletes the page unless it is published, deciding in the statement itself; returns whether it went. */
     deleteUnpublished: async (ex: Executor, id: string) => {
       const result = await ex
         .deleteFrom('pages')
         .where('id', '=', id)
         .where('status', '<>', 'published')
         .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return Number(result.numDeletedRows) > 0;
     },
   };
 }

@@ -34,49 +34,30 @@ export const Post = Type.Object(
 );
 export type Post = Static<typeof Post>;
 
-const writable = {
-  title: Type.String({ minLength: 1, maxLength: 200 }),
-  slug: Slug,
-  body: Type.String({ maxLength: 200_000 }),
-  excerpt: Type.String({ maxLength: 1000 }),
-  cover_url: Type.Union([Url, Type.Null()]),
-  tags: Type.Array(Tag, { maxItems: 20, uniqueItems: true, description: 'At most 20 tags of at most 40 characters' }),
-  visibility: Visibility,
-  plan_ids: Type.Array(PlanId, {
-    maxItems: 50,
-    uniqueItems: true,
-    description: 'The plans whose members may read the post (visibility "plans" only)',
-  }),
-};
-
 export const PostCreate = Type.Object(
   {
-    title: writable.title,
-    slug: Type.Optional(writable.slug),
-    body: Type.Optional(writable.body),
-    excerpt: Type.Optional(writable.excerpt),
-    cover_url: Type.Optional(writable.cover_url),
-    tags: Type.Optional(writable.tags),
-    visibility: Type.Optional(writable.visibility),
-    plan_ids: Type.Optional(writable.plan_ids),
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    slug: Type.Optional(Slug),
+    body: Type.Optional(Type.String({ maxLength: 200_000 })),
+    excerpt: Type.Optional(Type.String({ maxLength: 1000 })),
+    cover_url: Type.Optional(Type.Union([Url, Type.Null()])),
+    tags: Type.Optional(
+      Type.Array(Tag, { maxItems: 20, uniqueItems: true, description: 'At most 20 tags of at most 40 characters' }),
+    ),
+    visibility: Type.Optional(Visibility),
+    plan_ids: Type.Optional(
+      Type.Array(PlanId, {
+        maxItems: 50,
+        uniqueItems: true,
+        description: 'The plans whose members may read the post (visibility "plans" only)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type PostCreate = Static<typeof PostCreate>;
 
-export const PostUpdate = Type.Object(
-  {
-    title: Type.Optional(writable.title),
-    slug: Type.Optional(writable.slug),
-    body: Type.Optional(writable.body),
-    excerpt: Type.Optional(writable.excerpt),
-    cover_url: Type.Optional(writable.cover_url),
-    tags: Type.Optional(writable.tags),
-    visibility: Type.Optional(writable.visibility),
-    plan_ids: Type.Optional(writable.plan_ids),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
+export const PostUpdate = Type.Partial(PostCreate, { additionalProperties: false, minProperties: 1 });
 export type PostUpdate = Static<typeof PostUpdate>;
 
 export const PostSchedule = Type.Object(

@@ -4,11 +4,12 @@ import type { Executor, PostsTable } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
+import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
 import type { Post, PostCreate, PostListQuery, PostSchedule, PostUpdate } from './schema.ts';
 import type { PostsStore } from './store.ts';
 
-export function toPost(row: PostsTable): Post {
+function toPost(row: PostsTable): Post {
   return {
     id: row.id,
     title: row.title,
@@ -32,7 +33,7 @@ export function toPost(row: PostsTable): Post {
  * posts for members of plan_ids; memberships do not exist yet, so nobody but staff qualifies and both fail closed
  * (paid content must not reach every free account). When memberships land, this is where they widen the list.
  */
-export const readableVisibilities = (principal: Principal): PostsTable['visibility'][] =>
+const readableVisibilities = (principal: Principal): PostsTable['visibility'][] =>
   isStaff(principal) ? ['public', 'members', 'plans'] : ['public'];
 
 /**
@@ -46,21 +47,17 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('post');
 
-  const readable = (principal: Principal, row: PostsTable) =>
-    isStaff(principal) || (row.status === 'published' && readableVisibilities(principal).includes(row.visibility));
+  /** A published post the caller may read: what the school's public pages and comments go by. */
+  const publishedFor = (principal: Principal, row: PostsTable | undefined): row is PostsTable =>
+    row?.status === 'published' && readableVisibilities(principal).includes(row.visibility);
+  const readable = (principal: Principal, row: PostsTable) => isStaff(principal) || publishedFor(principal, row);
 
-  /**
-   * Runs `fn` on the post inside a transaction that holds the post's row lock, so a rule checked on `row` still holds
-   * when `fn` writes (concurrent writes to the same post wait their turn).
-   */
   const withPost = <T>(id: string, fn: (trx: Executor, row: PostsTable) => Promise<T>) =>
-    db.transaction().execute(async (trx) => {
-      const row = (await store.lock(trx, id)) ? await store.findById(trx, id) : undefined;
-      if (!row) throw notFound();
-      return fn(trx, row);
-    });
+    withRowLock(db, 'posts', id, notFound, fn);
 
-  const slugs = slugRules('post', (slug, exceptId) => store.slugTaken(db, slug, exceptId));
+  /** The slug rules, checked on `ex`: inside a transaction they must run on it (SQLite has one connection). */
+  const slugsOn = (ex: Executor) => slugRules('post', (slug, exceptId) => store.slugTaken(ex, slug, exceptId));
+  const slugs = slugsOn(db);
 
   /** The audience after a write: "plans" needs plan ids, and plan ids mean nothing without "plans". */
   function audience(visibility: PostsTable['visibility'], planIds: string[] | undefined, previous: string[]) {
@@ -110,15 +107,12 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
     /** A published post the caller may read, by id or slug (the school's public post pages; drafts are 404 there). */
     async getPublished(principal: Principal, key: string) {
       const row = await store.findByIdOrSlug(db, key);
-      if (row?.status !== 'published' || !readable(principal, row)) throw notFound();
+      if (!publishedFor(principal, row)) throw notFound();
       return toPost(row);
     },
 
     /** Whether a post is published and the caller may read it (comments are open only on such posts). */
-    async isPublishedFor(principal: Principal, id: string) {
-      const row = await store.findById(db, id);
-      return row !== undefined && row.status === 'published' && readable(principal, row);
-    },
+    isPublishedFor: async (principal: Principal, id: string) => publishedFor(principal, await store.findById(db, id)),
 
     async create(input: PostCreate) {
       const title = input.title.trim();
@@ -150,9 +144,8 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
     async update(id: string, input: PostUpdate) {
       if (input.title !== undefined && !input.title.trim())
         throw errors.invalidRequest('A post needs a title; send a non-blank "title".');
-      if (!(await store.findById(db, id))) throw notFound();
-      await slugs.assertFree(input.slug, id);
       return withPost(id, async (trx, row) => {
+        await slugsOn(trx).assertFree(input.slug, id);
         const changes: Partial<PostsTable> = { updated_at: now() };
         if (input.visibility !== undefined || input.plan_ids !== undefined) {
           const visibility = input.visibility ?? row.visibility;

@@ -36,19 +36,6 @@ export function postsStore() {
     },
 
     /**
-     * Takes the post's row lock until the transaction ends (a no-op update: PostgreSQL row lock; SQLite already runs
-     * one writing transaction at a time), so what a write checks cannot change before it writes. False: no such post.
-     */
-    lock: async (ex: Executor, id: string) => {
-      const result = await ex
-        .updateTable('posts')
-        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
-
-    /**
      * Deletes the post unless it is published (decided in the DELETE itself) and then the comments on it (comments
      * point at their target by id, without a foreign key); returns whether the post went. Run it in a transaction.
      */

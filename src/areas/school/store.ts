@@ -1,7 +1,7 @@
 import type { Executor, SchoolTable } from '../../db/tables.ts';
 
 /** The school is a singleton row with this id. */
-export const SCHOOL_ID = 'school';
+const SCHOOL_ID = 'school';
 
 export function schoolStore() {
   return {

@@ -1,0 +1,28 @@
+import type { Db, Executor, Tables } from '../db/tables.ts';
+
+/** The tables whose writes check a rule on the row under its lock. */
+type Locked = 'pages' | 'posts';
+
+/**
+ * Runs `fn` on row `id` of `table` inside a transaction that holds the row's lock, so a rule `fn` checks on the row
+ * still holds when it writes; concurrent writes to the same row wait their turn. The lock is a no-op update (a
+ * PostgreSQL row lock; SQLite already runs one writing transaction at a time) that also returns the row.
+ */
+export const withRowLock = <T extends Locked, R>(
+  db: Db,
+  table: T,
+  id: string,
+  notFound: () => Error,
+  fn: (trx: Executor, row: Tables[T]) => Promise<R>,
+) =>
+  db.transaction().execute(async (trx) => {
+    // One query shape serves both tables: they share the id and updated_at columns the lock touches.
+    const row = (await trx
+      .updateTable(table as Locked)
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst()) as Tables[T] | undefined;
+    if (!row) throw notFound();
+    return fn(trx, row);
+  });
