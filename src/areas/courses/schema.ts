@@ -45,10 +45,7 @@ const Writable = Type.Partial(
   }),
 );
 
-export const CourseCreate = Type.Object(
-  { ...Writable.properties, title: Title },
-  { additionalProperties: false },
-);
+export const CourseCreate = Type.Object({ ...Writable.properties, title: Title }, { additionalProperties: false });
 export type CourseCreate = Static<typeof CourseCreate>;
 
 export const CourseUpdate = Type.Object(Writable.properties, { additionalProperties: false, minProperties: 1 });
