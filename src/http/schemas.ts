@@ -4,6 +4,9 @@ import Type, { type Static, type TSchema } from 'typebox';
 export const Id = (prefix: string) =>
   Type.String({ pattern: `^${prefix}_[0-9a-z]{26}$`, description: `A ${prefix}_… id` });
 
+/** An absolute http(s) URL (media until the storage area exists, legal pages, links). */
+export const HttpUrl = Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://' });
+
 export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC timestamp' });
 
 export const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' });

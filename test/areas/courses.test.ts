@@ -231,6 +231,20 @@ for (const engine of engines) {
       assert.equal((await staff.get(`${query}&unknown=1`)).status, 400);
     });
 
+    test('q= finds text literally: % and _ are ordinary characters', async () => {
+      const percent = await create({ title: '100% Watercolour' });
+      const underscore = await create({ title: 'snake_case for painters' });
+      const other = await create({ title: '1000 Watercolours' });
+      const find = async (q: string) =>
+        new Set((await listAll<Course>(staff, `/api/v1/courses?q=${encodeURIComponent(q)}`)).map((c) => c.id));
+      const hundred = await find('100%');
+      assert.ok(hundred.has(percent.id));
+      assert.ok(!hundred.has(other.id), '"%" is not a wildcard');
+      const snake = await find('e_c');
+      assert.ok(snake.has(underscore.id));
+      assert.ok(!(await find('_')).has(other.id), '"_" is not a wildcard');
+    });
+
     test('Idempotency-Key replays the first response; another body with the same key is 409', async () => {
       const key = `create-${Date.now()}`;
       const first = await staff.post<Course>('/api/v1/courses', { title: 'Once' }, { 'idempotency-key': key });

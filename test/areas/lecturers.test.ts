@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/db/ids.ts';
-import { apiClient, listAll, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { apiClient, createUser, listAll, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -87,6 +87,19 @@ for (const engine of engines) {
       assert.equal(cleared.body.email, null);
       assert.equal((await staff.get<Lecturer>(`/api/v1/lecturers/${lecturer.id}`)).body.email, null);
       assert.equal((await staff.patch(`/api/v1/lecturers/${newId('lec')}`, { name: 'x' })).status, 404);
+    });
+
+    test('two lecturers created at once for one user: exactly one gets the link', async () => {
+      const person = await createUser(server, 'staff', 'Racing Linker');
+      const results = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          staff.post<Lecturer>('/api/v1/lecturers', { name: `Link ${i}`, user_id: person.id }),
+        ),
+      );
+      assert.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409, 409]);
+      for (const refused of results.filter((r) => r.status === 409)) {
+        assert.match(String(refused.body.error_description), /already linked to lecturer/);
+      }
     });
 
     test('user_id must name an existing user, and a user is linked to one lecturer at most', async () => {

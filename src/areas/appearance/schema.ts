@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Timestamp } from '../../http/schemas.ts';
+import { HttpUrl, Timestamp } from '../../http/schemas.ts';
 
 /** Fonts every browser has, so school pages never fetch fonts from a third party. */
 const FONTS = [
@@ -18,7 +18,6 @@ const CUSTOM_CSS_MAX_LENGTH = 20_000;
 
 const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'A colour as #rrggbb' });
 const Font = Type.Enum(FONTS, { description: `One of: ${FONTS.join(', ')}` });
-const Url = Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://' });
 
 const colorFields = { primary: Color, accent: Color, background: Color, text: Color };
 const fontFields = { heading: Font, body: Font };
@@ -50,7 +49,7 @@ export type Appearance = Static<typeof Appearance>;
 
 export const AppearanceUpdate = Type.Object(
   {
-    logo_url: Type.Optional(Type.Union([Url, Type.Null()])),
+    logo_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
     colors: Type.Optional(
       Type.Partial(Type.Object(colorFields), {
         additionalProperties: false,

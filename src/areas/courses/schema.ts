@@ -1,11 +1,10 @@
 import Type, { type Static } from 'typebox';
-import { Id, ListQueryBase, Money, Page, Slug, Timestamp } from '../../http/schemas.ts';
+import { HttpUrl, Id, ListQueryBase, Money, Page, Slug, Timestamp } from '../../http/schemas.ts';
 
 const Status = Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('archived')]);
 const Visibility = Type.Union([Type.Literal('public'), Type.Literal('unlisted'), Type.Literal('private')], {
   description: 'public: listed; unlisted: reachable by id or slug; private: staff and enrolled students only',
 });
-const Url = Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://' });
 
 export const Course = Type.Object(
   {
@@ -37,7 +36,7 @@ const Writable = Type.Partial(
     slug: Slug,
     subtitle: Type.String({ maxLength: 300 }),
     description: Type.String({ maxLength: 50_000 }),
-    cover_url: Type.Union([Url, Type.Null()]),
+    cover_url: Type.Union([HttpUrl, Type.Null()]),
     lecturer_ids: Type.Array(Id('lec'), { maxItems: 20, uniqueItems: true }),
     price: Type.Union([Money, Type.Null()]),
     visibility: Visibility,

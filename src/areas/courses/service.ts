@@ -1,6 +1,7 @@
 import { newId } from '../../db/ids.ts';
 import { paginate } from '../../db/pagination.ts';
 import type { CoursesTable } from '../../db/tables.ts';
+import { containsText } from '../../db/text-match.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -97,10 +98,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
       let q = store.baseQuery(db);
       if (query.status) q = q.where('status', '=', query.status);
       if (query.visibility) q = q.where('visibility', '=', query.visibility);
-      if (query.q)
-        q = q.where((eb) =>
-          eb(eb.fn('lower', ['title']), 'like', `%${query.q?.toLowerCase().replace(/[%_\\]/g, '')}%`),
-        );
+      if (query.q) q = q.where(containsText('title', query.q));
       if (query.lecturer_id) q = q.where('lecturer_ids', 'like', `%"${query.lecturer_id}"%`);
       if (!isStaff(principal)) {
         const enrolled = principal.kind === 'user' ? await store.enrolledCourseIds(db, principal.userId, now()) : [];

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Id, IdParams, Page, Timestamp } from '../../http/schemas.ts';
+import { HttpUrl, Id, IdParams, Page, Timestamp } from '../../http/schemas.ts';
 
 /** A course holds at most this many sections and a section this many lessons, so their lists need no cursor. */
 export const MAX_SECTIONS_PER_COURSE = 100;
@@ -8,7 +8,6 @@ export const MAX_LESSONS_PER_SECTION = 100;
 const Status = Type.Union([Type.Literal('draft'), Type.Literal('published')]);
 const Title = Type.String({ minLength: 1, maxLength: 200 });
 const Position = (description: string) => Type.Integer({ minimum: 0, maximum: 1000, description });
-const Url = Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://' });
 const AvailableAt = Type.Union([Timestamp, Type.Null()], {
   description:
     'When drip opens this to the caller; null when it is open already, or when enrollment (not time) unlocks it',
@@ -134,7 +133,9 @@ export const LessonCreate = Type.Object(
     body: Type.Optional(
       Type.String({ maxLength: 100_000, description: 'Text, quiz definition or embed code, by type' }),
     ),
-    asset_url: Type.Optional(Type.Union([Url, Type.Null()], { description: 'The video, audio, pdf or download file' })),
+    asset_url: Type.Optional(
+      Type.Union([HttpUrl, Type.Null()], { description: 'The video, audio, pdf or download file' }),
+    ),
     duration_s: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000 }), Type.Null()])),
     is_preview: Type.Optional(Type.Boolean()),
     position: Type.Optional(Position('Where to insert it in the section (0-based); the end when absent')),

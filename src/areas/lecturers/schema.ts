@@ -1,11 +1,10 @@
 import Type, { type Static } from 'typebox';
-import { Id, ListQueryBase, Page, Timestamp } from '../../http/schemas.ts';
+import { HttpUrl, Id, ListQueryBase, Page, Timestamp } from '../../http/schemas.ts';
 import { Email } from '../../identity/schema.ts';
 
 const Status = Type.Union([Type.Literal('active'), Type.Literal('archived')], {
   description: 'archived lecturers are hidden from everyone but staff',
 });
-const Url = Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://' });
 
 export const Lecturer = Type.Object(
   {
@@ -33,7 +32,7 @@ export const LecturerCreate = Type.Object(
       Type.String({ maxLength: 120, description: 'A short line under the name, e.g. "Painter and teacher"' }),
     ),
     bio: Type.Optional(Type.String({ maxLength: 10_000 })),
-    avatar_url: Type.Optional(Type.Union([Url, Type.Null()])),
+    avatar_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
     email: Type.Optional(Type.Union([Email, Type.Null()])),
     user_id: Type.Optional(
       Type.Union([Id('usr'), Type.Null()], {

@@ -1,6 +1,8 @@
 import { newId } from '../../db/ids.ts';
 import { paginate } from '../../db/pagination.ts';
 import type { LecturersTable } from '../../db/tables.ts';
+import { containsText } from '../../db/text-match.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
@@ -51,11 +53,22 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore }) {
       ]);
     }
     const other = await store.linkedToUser(db, userId, lecturerId);
-    if (other) {
-      throw errors.conflict(
-        `User ${userId} is already linked to lecturer ${other}; ` +
-          `unlink it there first (PATCH /api/v1/lecturers/${other} with "user_id": null).`,
-      );
+    if (other) throw linkedElsewhere(userId, other);
+  }
+
+  const linkedElsewhere = (userId: string, other: string) =>
+    errors.conflict(
+      `User ${userId} is already linked to lecturer ${other}; ` +
+        `unlink it there first (PATCH /api/v1/lecturers/${other} with "user_id": null).`,
+    );
+
+  /** A link that lost a race to the unique index gets the same answer as one refused by the check. */
+  async function linkWrite(userId: string | null | undefined, lecturerId: string, write: () => Promise<void>) {
+    try {
+      await write();
+    } catch (error) {
+      if (!userId || !isUniqueViolation(error)) throw error;
+      throw linkedElsewhere(userId, (await store.linkedToUser(db, userId, lecturerId)) ?? 'another lecturer');
     }
   }
 
@@ -73,8 +86,7 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore }) {
       let q = store.baseQuery(db);
       if (!staff) q = q.where('status', '=', 'active');
       if (query.status) q = q.where('status', '=', query.status);
-      if (query.q)
-        q = q.where((eb) => eb(eb.fn('lower', ['name']), 'like', `%${query.q?.toLowerCase().replace(/[%_\\]/g, '')}%`));
+      if (query.q) q = q.where(containsText('name', query.q));
       const page = await paginate(q, query, 'id', 'created_at');
       return { ...page, data: page.data.map((row) => toLecturer(row, staff)) };
     },
@@ -103,7 +115,7 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore }) {
         created_at: at,
         updated_at: at,
       };
-      await store.insert(db, row);
+      await linkWrite(row.user_id, row.id, () => store.insert(db, row));
       return toLecturer(row, true);
     },
 
@@ -122,7 +134,7 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore }) {
       if (input.bio !== undefined) changes.bio = input.bio;
       if (input.avatar_url !== undefined) changes.avatar_url = input.avatar_url;
       if (input.email !== undefined) changes.email = input.email ? normalizeEmail(input.email) : null;
-      await store.update(db, id, changes);
+      await linkWrite(changes.user_id, id, () => store.update(db, id, changes));
       return toLecturer({ ...row, ...changes }, true);
     },
 

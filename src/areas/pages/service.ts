@@ -1,6 +1,7 @@
 import { newId } from '../../db/ids.ts';
 import { paginate } from '../../db/pagination.ts';
 import type { Executor, PagesTable } from '../../db/tables.ts';
+import { containsText } from '../../db/text-match.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -48,10 +49,7 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
       const staff = isStaff(principal);
       let q = store.baseQuery(db);
       if (query.status) q = q.where('status', '=', query.status);
-      if (query.q)
-        q = q.where((eb) =>
-          eb(eb.fn('lower', ['title']), 'like', `%${query.q?.toLowerCase().replace(/[%_\\]/g, '')}%`),
-        );
+      if (query.q) q = q.where(containsText('title', query.q));
       if (!staff) q = q.where('status', '=', 'published');
       const page = await paginate(q, query, 'id', 'created_at');
       return { ...page, data: page.data.map((row) => toPage(row, staff)) };

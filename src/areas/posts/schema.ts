@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Id, ListQueryBase, Page, Slug, Timestamp } from '../../http/schemas.ts';
+import { HttpUrl, Id, ListQueryBase, Page, Slug, Timestamp } from '../../http/schemas.ts';
 
 const Status = Type.Union([Type.Literal('draft'), Type.Literal('scheduled'), Type.Literal('published')], {
   description: 'draft → scheduled (publishes itself at scheduled_at) → published',
@@ -9,7 +9,6 @@ const Visibility = Type.Union([Type.Literal('public'), Type.Literal('members'), 
     'public: everyone; members: signed-in users; plans: members of plan_ids (until membership plans exist, ' +
     'every signed-in user)',
 });
-const Url = Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://' });
 const Tag = Type.String({ minLength: 1, maxLength: 40 });
 const PlanId = Type.String({ minLength: 1, maxLength: 64 });
 
@@ -40,7 +39,7 @@ export const PostCreate = Type.Object(
     slug: Type.Optional(Slug),
     body: Type.Optional(Type.String({ maxLength: 200_000 })),
     excerpt: Type.Optional(Type.String({ maxLength: 1000 })),
-    cover_url: Type.Optional(Type.Union([Url, Type.Null()])),
+    cover_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
     tags: Type.Optional(
       Type.Array(Tag, { maxItems: 20, uniqueItems: true, description: 'At most 20 tags of at most 40 characters' }),
     ),

@@ -1,6 +1,7 @@
 import { newId } from '../../db/ids.ts';
 import { paginate } from '../../db/pagination.ts';
 import type { Executor, PostsTable } from '../../db/tables.ts';
+import { containsText } from '../../db/text-match.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -88,10 +89,7 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
       if (query.status) q = q.where('status', '=', query.status);
       if (query.visibility) q = q.where('visibility', '=', query.visibility);
       if (query.tag) q = q.where(store.hasTag(query.tag));
-      if (query.q)
-        q = q.where((eb) =>
-          eb(eb.fn('lower', ['title']), 'like', `%${query.q?.toLowerCase().replace(/[%_\\]/g, '')}%`),
-        );
+      if (query.q) q = q.where(containsText('title', query.q));
       if (!isStaff(principal))
         q = q.where('status', '=', 'published').where('visibility', 'in', readableVisibilities(principal));
       const page = await paginate(q, query, 'id', 'created_at');

@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, PostsTable } from '../../db/tables.ts';
-
-/** A LIKE pattern that matches `text` literally (used with `escape '\'`). */
-const literalLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+import { literalLike } from '../../db/text-match.ts';
 
 export function postsStore() {
   return {

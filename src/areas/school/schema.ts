@@ -1,8 +1,6 @@
 import Type, { type Static } from 'typebox';
-import { Currency, Timestamp } from '../../http/schemas.ts';
+import { Currency, HttpUrl, Timestamp } from '../../http/schemas.ts';
 import { Email } from '../../identity/schema.ts';
-
-const Url = Type.String({ format: 'uri', maxLength: 2000, pattern: '^https?://' });
 
 export const School = Type.Object(
   {
@@ -32,8 +30,8 @@ export const SchoolUpdate = Type.Object(
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone or UTC' })),
     locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35, description: 'BCP 47 language tag, e.g. en-GB' })),
     support_email: Type.Optional(Type.Union([Email, Type.Null()])),
-    terms_url: Type.Optional(Type.Union([Url, Type.Null()])),
-    privacy_url: Type.Optional(Type.Union([Url, Type.Null()])),
+    terms_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
+    privacy_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
     signup_enabled: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false, minProperties: 1 },

@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely/migration';
 import { foundation } from './001_foundation.ts';
 import { oauth } from './002_oauth.ts';
 import { catalog } from './003_catalog.ts';
+import { lecturerUserUnique } from './004_lecturer_user_unique.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
   '001_foundation': foundation,
   '002_oauth': oauth,
   '003_catalog': catalog,
+  '004_lecturer_user_unique': lecturerUserUnique,
 };
 
 export const migrationProvider: MigrationProvider = {
