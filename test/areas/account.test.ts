@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import {
+  apiClient,
+  connectApp as connectAppFor,
+  createUser,
+  type Person,
+  schoolWithPeople,
+  tokenFor,
+} from '../support/api.ts';
 import { engines } from '../support/databases.ts';
-import { authorizeThroughForms, authorizeUrl, pkce, registerClient, tokenRequest } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { WebClient } from '../support/web-client.ts';
 
@@ -29,33 +35,8 @@ for (const engine of engines) {
 
     /** Connects a named app for a person through the real authorization flow; returns its client id and token. */
     async function connectApp(person: Person, clientName: string, scope = FULL) {
-      const client = await registerClient(server.url, 44100, { client_name: clientName });
-      const { verifier, challenge } = pkce();
-      const redirect = 'http://127.0.0.1:44100/callback';
-      const result = await authorizeThroughForms(
-        new WebClient(server.url),
-        authorizeUrl(server.url, {
-          response_type: 'code',
-          client_id: client.client_id,
-          redirect_uri: redirect,
-          scope,
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-        }),
-        person,
-      );
-      const code = result.location.searchParams.get('code') ?? '';
-      assert.ok(code, `no code: ${result.location}`);
-      const tokens = await tokenRequest(server.url, {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirect,
-        client_id: client.client_id,
-        code_verifier: verifier,
-      });
-      assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
-      const token = String(tokens.body.access_token);
-      return { clientId: client.client_id, token, api: apiClient(server.url, token) };
+      const { clientId, token } = await connectAppFor(server, person, scope, { clientName });
+      return { clientId, token, api: apiClient(server.url, token) };
     }
 
     const signedInBrowser = async (email: string, password: string) => {

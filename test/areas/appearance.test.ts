@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { apiClient, insufficientScopeChallenge, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -13,11 +13,7 @@ type Appearance = {
   updated_at: string | null;
 };
 
-const challenge = (scope: string) =>
-  new RegExp(
-    `^Bearer error="insufficient_scope", error_description="[^"]+", scope="${scope}", ` +
-      'resource_metadata="http://127\\.0\\.0\\.1:\\d+/\\.well-known/oauth-protected-resource"$',
-  );
+const challenge = insufficientScopeChallenge;
 
 for (const engine of engines) {
   describe(`appearance API (${engine})`, () => {

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/db/ids.ts';
-import { apiClient, createUser, listAll, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import {
+  apiClient,
+  createUser,
+  insufficientScopeChallenge,
+  listAll,
+  type Person,
+  schoolWithPeople,
+  tokenFor,
+} from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -17,11 +25,7 @@ type Lecturer = {
 };
 type Page = { data: Lecturer[]; has_more: boolean; next_cursor: string | null };
 
-const challenge = (scope: string) =>
-  new RegExp(
-    `^Bearer error="insufficient_scope", error_description="[^"]+", scope="${scope}", ` +
-      'resource_metadata="http://127\\.0\\.0\\.1:\\d+/\\.well-known/oauth-protected-resource"$',
-  );
+const challenge = insufficientScopeChallenge;
 
 for (const engine of engines) {
   describe(`lecturers API (${engine})`, () => {
@@ -92,9 +96,7 @@ for (const engine of engines) {
     test('two lecturers created at once for one user: exactly one gets the link', async () => {
       const person = await createUser(server, 'staff', 'Racing Linker');
       const results = await Promise.all(
-        Array.from({ length: 4 }, (_, i) =>
-          staff.post<Lecturer>('/api/v1/lecturers', { name: `Link ${i}`, user_id: person.id }),
-        ),
+        Array.from({ length: 4 }, (_, i) => staff.post('/api/v1/lecturers', { name: `Link ${i}`, user_id: person.id })),
       );
       assert.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409, 409]);
       for (const refused of results.filter((r) => r.status === 409)) {

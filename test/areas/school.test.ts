@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type ApiResponse, apiClient, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import {
+  type ApiResponse,
+  apiClient,
+  insufficientScopeChallenge,
+  type Person,
+  schoolWithPeople,
+  tokenFor,
+} from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { OWNER } from '../support/web-client.ts';
@@ -19,11 +26,7 @@ type School = {
   updated_at: string;
 };
 
-const challenge = (scope: string) =>
-  new RegExp(
-    `^Bearer error="insufficient_scope", error_description="[^"]+", scope="${scope}", ` +
-      'resource_metadata="http://127\\.0\\.0\\.1:\\d+/\\.well-known/oauth-protected-resource"$',
-  );
+const challenge = insufficientScopeChallenge;
 
 for (const engine of engines) {
   describe(`school API (${engine})`, () => {

@@ -4,12 +4,26 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { SCOPES } from '../../src/oauth/scopes.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
+type Operation = { operationId: string; security: Record<string, string[]>[] };
+type OpenApi = {
+  openapi: string;
+  servers: { url: string }[];
+  components: {
+    securitySchemes: {
+      oauth2: {
+        flows: { authorizationCode: { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string> } };
+      };
+    };
+  };
+  paths: Record<string, Record<string, Operation>>;
+};
+
 describe('/openapi.json', () => {
   let server: TestServer;
-  let doc: Record<string, any>;
+  let doc: OpenApi;
   before(async () => {
     server = await startTestServer('sqlite');
-    doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Record<string, any>;
+    doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as OpenApi;
   });
   after(() => server.close());
 
@@ -31,8 +45,8 @@ describe('/openapi.json', () => {
   });
 
   test('lists every API route the app registered, with its operationId and required scope — and nothing else', () => {
-    const documented = new Map<string, { operationId: string; security: Record<string, string[]>[] }>();
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    const documented = new Map<string, Operation>();
+    for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item))
         documented.set(`${method.toUpperCase()} ${path}`, operation);
     }

@@ -38,14 +38,17 @@ export async function createUser(
   return person;
 }
 
-/** Gets an access token for a person through the real authorization flow (forms over HTTP), with exactly `scope` requested. */
-export async function tokenFor(
-  server: TestServer,
+/**
+ * Connects an app for a person through the real authorization flow (forms over HTTP), with exactly `scope`
+ * requested; returns the app's client id and its access token.
+ */
+export async function connectApp(
+  server: Pick<TestServer, 'url'>,
   person: { email: string; password: string },
   scope: string,
-  resource?: string,
-): Promise<string> {
-  const client = await registerClient(server.url, 44000, { client_name: 'API test client' });
+  options: { clientName?: string; resource?: string } = {},
+): Promise<{ clientId: string; token: string }> {
+  const client = await registerClient(server.url, 44000, { client_name: options.clientName ?? 'API test client' });
   const { verifier, challenge } = pkce();
   const redirect = 'http://127.0.0.1:44000/callback';
   const result = await authorizeThroughForms(
@@ -57,7 +60,7 @@ export async function tokenFor(
       scope,
       code_challenge: challenge,
       code_challenge_method: 'S256',
-      resource,
+      resource: options.resource,
     }),
     person,
   );
@@ -71,8 +74,25 @@ export async function tokenFor(
     code_verifier: verifier,
   });
   if (tokens.status !== 200) throw new Error(`token failed: ${JSON.stringify(tokens.body)}`);
-  return String(tokens.body.access_token);
+  return { clientId: client.client_id, token: String(tokens.body.access_token) };
 }
+
+/** An access token for a person, with exactly `scope` requested (see connectApp). */
+export async function tokenFor(
+  server: Pick<TestServer, 'url'>,
+  person: { email: string; password: string },
+  scope: string,
+  resource?: string,
+): Promise<string> {
+  return (await connectApp(server, person, scope, { resource })).token;
+}
+
+/** The exact WWW-Authenticate challenge of a token lacking `scope`. */
+export const insufficientScopeChallenge = (scope: string) =>
+  new RegExp(
+    `^Bearer error="insufficient_scope", error_description="[^"]+", scope="${scope}", ` +
+      'resource_metadata="http://127\\.0\\.0\\.1:\\d+/\\.well-known/oauth-protected-resource"$',
+  );
 
 /** A school with an owner, a staff member and a student, ready for API tests. */
 export async function schoolWithPeople(server: TestServer) {
