@@ -17,6 +17,7 @@ import { registerHealthRoutes } from './health/routes.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
 import { installGuard, requireRouteDeclarations } from './http/guard.ts';
 import { installIdempotency } from './http/idempotency.ts';
+import { internalCalls } from './http/internal-calls.ts';
 import { loggerOptions } from './http/logging.ts';
 import { installResponseCache, responseCache } from './http/response-cache.ts';
 import { installValidators } from './http/validation.ts';
@@ -24,6 +25,11 @@ import { sessionService } from './identity/sessions.ts';
 import { setupService } from './identity/setup.ts';
 import { signInService } from './identity/signin.ts';
 import { usersStore } from './identity/users-store.ts';
+import { agentDocuments } from './mcp/documents.ts';
+import { operationCaller } from './mcp/operation-calls.ts';
+import { operationTools } from './mcp/operation-tools.ts';
+import { registerMcpRoutes } from './mcp/routes.ts';
+import { mcpHandler } from './mcp/server.ts';
 import { accessTokenVerifier } from './oauth/access-tokens.ts';
 import { connectedAppsService } from './oauth/connected-apps.ts';
 import { registerInteractionRoutes } from './oauth/interactions/routes.ts';
@@ -42,6 +48,8 @@ import { registerSetupPage } from './web/setup-page.ts';
 import { registerSignInPages } from './web/signin-page.ts';
 import { registerSignUpPage } from './web/signup-page.ts';
 import { browserSessions, registerViewer, sessionCookie } from './web/viewer.ts';
+
+const APP_VERSION = '0.1.0';
 
 export type AppDeps = {
   config: Config;
@@ -164,13 +172,26 @@ export async function buildApp(deps: AppDeps) {
   registerProtectedResourceMetadata(app, { baseUrl: config.BASE_URL });
   registerDiscoveryRoutes(app, { config, db, school });
   registerAssetRoutes(app);
+  const internal = internalCalls();
   await app.register(async (api: FastifyInstance) => {
     installValidators(api);
-    installGuard(api, { verify: verifyAccessToken, baseUrl: config.BASE_URL });
+    installGuard(api, { verify: verifyAccessToken, baseUrl: config.BASE_URL, internalCalls: internal });
     installIdempotency(api, { db, clock });
     installResponseCache(api, responses);
     registerAreaRoutes(api, areas);
   });
+  // Every API operation is an MCP tool, derived from the routes registered just above.
+  const mcp = mcpHandler({
+    baseUrl: config.BASE_URL,
+    version: APP_VERSION,
+    areas,
+    operations: operationTools(routes),
+    documents: agentDocuments({ config, db, school }),
+    callOperation: operationCaller({ app, internalCalls: internal }),
+    maxBodyBytes: config.BODY_LIMIT_BYTES,
+    onError: (error) => app.log.error({ err: error }, 'MCP request failed'),
+  });
+  await registerMcpRoutes(app, { mcp, verify: verifyAccessToken, baseUrl: config.BASE_URL });
   await app.register(async (pages: FastifyInstance) => {
     registerViewer(pages, { sessions, cookie: cookie_ });
     registerHomePage(pages, { setup, render });
@@ -184,7 +205,7 @@ export async function buildApp(deps: AppDeps) {
 
   return {
     app,
-    services: { setup, sessions, signin, users, school, provider, verifyAccessToken, connectedApps, areas },
+    services: { setup, sessions, signin, users, school, provider, verifyAccessToken, connectedApps, areas, mcp },
     routes,
   };
 }

@@ -5,6 +5,7 @@ import type { Scope } from '../oauth/scopes.ts';
 import { isScope } from '../oauth/scopes.ts';
 import { sendError } from './error-handler.ts';
 import { ApiError } from './errors.ts';
+import { INTERNAL_CALL_HEADER, type InternalCalls } from './internal-calls.ts';
 import { ANONYMOUS, effectiveScopes, type Principal } from './principal.ts';
 import { bearerChallenge } from './www-authenticate.ts';
 
@@ -77,7 +78,10 @@ export function requireRouteDeclarations(app: FastifyInstance): RouteEntry[] {
  * The guard of every API route. No Authorization header: the anonymous principal, never a 401. A token is read only
  * from the header; it must be active, unrevoked, unexpired and bound to this API. Its power is its scopes ∩ the role.
  */
-export function installGuard(app: FastifyInstance, deps: { verify: AccessTokenVerifier; baseUrl: string }) {
+export function installGuard(
+  app: FastifyInstance,
+  deps: { verify: AccessTokenVerifier; baseUrl: string; internalCalls?: InternalCalls },
+) {
   const resourceMetadata = `${deps.baseUrl}/.well-known/oauth-protected-resource`;
   app.decorateRequest('principal', null as never);
 
@@ -95,6 +99,30 @@ export function installGuard(app: FastifyInstance, deps: { verify: AccessTokenVe
   app.addHook('preValidation', async (request, reply) => {
     const config = request.routeOptions.config;
     if (!config.scope) return;
+    const internal = request.headers[INTERNAL_CALL_HEADER];
+    if (typeof internal === 'string' && deps.internalCalls) {
+      const principal = deps.internalCalls.take(internal);
+      if (principal) {
+        request.principal = principal;
+        if (principal.kind === 'user' && !principal.scopes.has(config.scope))
+          return challenge(
+            request,
+            reply,
+            'insufficient_scope',
+            `This operation needs the ${config.scope} scope.`,
+            config.scope,
+          );
+        if (principal.kind === 'anonymous' && !config.anonymous)
+          return challenge(
+            request,
+            reply,
+            'insufficient_scope',
+            `This operation needs a token with the ${config.scope} scope.`,
+            config.scope,
+          );
+        return;
+      }
+    }
     const query = request.query as Record<string, unknown> | undefined;
     const body = request.body as Record<string, unknown> | undefined;
     if (query?.access_token !== undefined || (body && typeof body === 'object' && 'access_token' in body)) {

@@ -1,0 +1,55 @@
+type OutlineLesson = { title: string; type: string; duration_s: number | null; is_preview: boolean };
+type CourseOutline = {
+  course: {
+    id: string;
+    title: string;
+    subtitle: string;
+    description: string;
+    price: { amount: number; currency: string } | null;
+  };
+  sections: { title: string; lessons: OutlineLesson[] }[];
+  lesson_count: number;
+  total_duration_s: number;
+};
+
+/** Integer minor units in the currency's own number of decimals (JPY has none, EUR two). */
+function formatMoney(money: { amount: number; currency: string }): string {
+  const format = new Intl.NumberFormat('en', { style: 'currency', currency: money.currency });
+  return format.format(money.amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
+const minutes = (seconds: number) => `${Math.max(1, Math.round(seconds / 60))} min`;
+
+/** One public course as a Markdown resource: what it is, what it costs and its outline. */
+export function courseMarkdown(outline: Record<string, unknown>, baseUrl: string): string {
+  const { course, sections, lesson_count, total_duration_s } = outline as unknown as CourseOutline;
+  const price = course.price ? formatMoney(course.price) : 'free';
+  const lines = [
+    `# ${course.title}`,
+    '',
+    ...(course.subtitle ? [`> ${course.subtitle}`, ''] : []),
+    `- Price: ${price}`,
+    `- Lessons: ${lesson_count}${total_duration_s ? `, ${minutes(total_duration_s)} in all` : ''}`,
+    `- API: ${baseUrl}/api/v1/courses/${course.id}`,
+    '',
+    course.description,
+    '',
+    '## Outline',
+    '',
+  ];
+  for (const section of sections) {
+    lines.push(`### ${section.title}`, '');
+    for (const lesson of section.lessons) {
+      const notes = [
+        lesson.type,
+        lesson.duration_s ? minutes(lesson.duration_s) : '',
+        lesson.is_preview ? 'free preview' : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
+      lines.push(`- ${lesson.title} (${notes})`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}

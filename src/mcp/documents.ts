@@ -1,0 +1,19 @@
+import type { SchoolStore } from '../areas/school/store.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/tables.ts';
+import { authMarkdown } from '../discovery/auth-md.ts';
+import type { AgentDocument } from './catalog-tools.ts';
+
+/** The machine-readable documents an agent reads, served over HTTP and as MCP resources from the same generators. */
+export function agentDocuments(deps: { config: Config; db: Db; school: SchoolStore }): AgentDocument[] {
+  const url = (path: string) => `${deps.config.BASE_URL}${path}`;
+  return [
+    {
+      name: 'auth.md',
+      url: url('/auth.md'),
+      title: 'How to authenticate (OAuth 2.1, PKCE, scopes)',
+      mimeType: 'text/markdown',
+      load: async () => authMarkdown(deps.config, (await deps.school.get(deps.db))?.name),
+    },
+  ];
+}

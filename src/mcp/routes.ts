@@ -1,0 +1,177 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ANONYMOUS, effectiveScopes, type Principal } from '../http/principal.ts';
+import { bearerChallenge } from '../http/www-authenticate.ts';
+import { type AccessTokenVerifier, bearerToken } from '../oauth/access-tokens.ts';
+import { resourceIdentifiers } from '../oauth/provider.ts';
+import type { McpHandler } from './server.ts';
+
+const LOOPBACK = ['127.0.0.1', '[::1]', 'localhost'];
+
+const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+const hostnameOf = (value: string, withScheme: boolean): string | undefined => {
+  try {
+    return new URL(withScheme ? value : `http://${value}`).hostname;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * DNS-rebinding protection (MCP transport security): a browser page on another origin must not drive this endpoint.
+ * A present `Origin` must be the school's own origin; on a loopback school any loopback origin, and the `Host` too must
+ * be a loopback name there (a rebound host name is what the attack needs). Clients outside browsers send no Origin.
+ */
+function originPolicy(baseUrl: string) {
+  const base = new URL(baseUrl);
+  const loopback = LOOPBACK.includes(base.hostname);
+  return (request: FastifyRequest): string | undefined => {
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      const ok = loopback ? LOOPBACK.includes(hostnameOf(origin, true) ?? '') : origin === base.origin;
+      if (!ok) return `Origin ${origin} is not allowed to call this MCP server.`;
+    }
+    if (loopback && !LOOPBACK.includes(hostnameOf(request.host, false) ?? ''))
+      return `Host ${request.host} is not this MCP server.`;
+    return undefined;
+  };
+}
+
+type JsonRpcMessage = { method?: unknown; params?: { name?: unknown } };
+
+/**
+ * `/mcp`: Streamable HTTP, stateless. The HTTP layer settles who is calling before the MCP SDK sees the request:
+ * an invalid token is 401; a tools/call of a tool that needs a scope is 401 without a token (so MCP clients start
+ * OAuth by themselves, following resource_metadata) and 403 insufficient_scope with a token lacking it (step-up).
+ * Everything else — the anonymous catalog, tools/list, resources, prompts — is served without a token.
+ */
+export async function registerMcpRoutes(
+  app: FastifyInstance,
+  deps: { mcp: McpHandler; verify: AccessTokenVerifier; baseUrl: string },
+) {
+  const resources = resourceIdentifiers(deps.baseUrl);
+  const resourceMetadata = `${deps.baseUrl}/.well-known/oauth-protected-resource/mcp`;
+  const forbiddenOrigin = originPolicy(deps.baseUrl);
+
+  const challenge = (
+    reply: FastifyReply,
+    status: 401 | 403,
+    params: { error?: 'invalid_token' | 'insufficient_scope'; description: string; scope?: string },
+  ) =>
+    reply
+      .code(status)
+      .header('www-authenticate', bearerChallenge({ ...params, resourceMetadata }))
+      .type('application/json; charset=utf-8')
+      .send({ error: params.error ?? 'invalid_token', error_description: params.description });
+
+  async function principalFor(request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> {
+    const { token, malformed } = bearerToken(request.headers.authorization);
+    if (malformed)
+      return void challenge(reply, 401, {
+        error: 'invalid_token',
+        description: 'The Authorization header must be "Bearer <access token>".',
+      });
+    if (!token) return ANONYMOUS;
+    const verified = await deps.verify(token);
+    if (!verified)
+      return void challenge(reply, 401, {
+        error: 'invalid_token',
+        description: 'The access token is invalid, expired or revoked.',
+      });
+    if (verified.audience !== resources.mcp && verified.audience !== resources.api)
+      return void challenge(reply, 401, {
+        error: 'invalid_token',
+        description: `The access token is not for this server; request it with resource=${resources.mcp}.`,
+      });
+    return {
+      kind: 'user',
+      userId: verified.userId,
+      role: verified.role,
+      clientId: verified.clientId,
+      scopes: effectiveScopes(verified.role, verified.scopes),
+    };
+  }
+
+  /** The scope a tools/call needs and the caller lacks, if any. */
+  function missingScope(messages: JsonRpcMessage[], principal: Principal): { tool: string; scope: string } | undefined {
+    for (const message of messages) {
+      if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string') continue;
+      const tool = deps.mcp.byName.get(message.params.name);
+      if (!tool) continue;
+      // As at the REST API: anonymous callers get the public view where there is one; a token must hold the scope.
+      if (principal.kind === 'anonymous' ? !tool.anonymous : !principal.scopes.has(tool.scope))
+        return { tool: tool.name, scope: tool.scope };
+    }
+    return undefined;
+  }
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const refused = forbiddenOrigin(request);
+    if (refused) return reply.code(403).send(jsonRpcError(-32000, refused));
+    if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? ''))
+      return reply.code(415).send(jsonRpcError(-32000, 'Content-Type must be application/json.'));
+    let body: unknown;
+    try {
+      body = JSON.parse(String(request.body ?? ''));
+    } catch {
+      return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the body is not valid JSON.'));
+    }
+    const principal = await principalFor(request, reply);
+    if (!principal) return reply;
+    const missing = missingScope([body].flat() as JsonRpcMessage[], principal);
+    if (missing && principal.kind === 'anonymous')
+      return challenge(reply, 401, {
+        description: `The tool ${missing.tool} needs the ${missing.scope} scope: sign in through this school's authorization server (see the resource metadata).`,
+        scope: missing.scope,
+      });
+    if (missing && principal.kind === 'user') {
+      const allowed = [...principal.scopes].join(' ') || 'none';
+      return challenge(reply, 403, {
+        error: 'insufficient_scope',
+        description: `The tool ${missing.tool} needs the ${missing.scope} scope, which this token does not hold (its scopes for your role: ${allowed}).`,
+        scope: missing.scope,
+      });
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined || name === 'content-length' || name === 'connection') continue;
+      for (const item of [value].flat()) headers.append(name, item);
+    }
+    const authInfo: AuthInfo | undefined =
+      principal.kind === 'user'
+        ? { token: '', clientId: principal.clientId, scopes: [...principal.scopes], extra: { principal } }
+        : undefined;
+    const response = await deps.mcp.handler.fetch(new Request(`${deps.baseUrl}/mcp`, { method: 'POST', headers }), {
+      authInfo,
+      parsedBody: body,
+    });
+    reply.code(response.status);
+    response.headers.forEach((value, name) => {
+      if (name !== 'content-length') reply.header(name, value);
+    });
+    return reply.send(response.status === 202 ? null : await response.text());
+  };
+
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    scope.post('/mcp', { config: { public: true } }, handle);
+    scope.route({
+      method: ['GET', 'DELETE'],
+      url: '/mcp',
+      exposeHeadRoute: false,
+      config: { public: true },
+      handler: async (_request, reply) =>
+        reply
+          .code(405)
+          .header('allow', 'POST')
+          .send(
+            jsonRpcError(
+              -32000,
+              'Method not allowed: this MCP server is stateless and offers no event stream; send JSON-RPC messages with POST.',
+            ),
+          ),
+    });
+  });
+}

@@ -1,0 +1,286 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { apiClient, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { engines } from '../support/databases.ts';
+import { legacyClient, mcpPost, modernClient, resultJson, toolCall } from '../support/mcp.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+/** The tools that have no single API route of their own: composites of public reads. */
+const CATALOG_ONLY = ['getCourseOutline', 'getPricing'];
+
+type Course = { id: string; slug: string; title: string; status: string };
+
+for (const engine of engines) {
+  describe(`MCP server at /mcp (${engine})`, () => {
+    let server: TestServer;
+    let staff: Person;
+    let student: Person;
+    let staffApi: ReturnType<typeof apiClient>;
+    let published: Course;
+    let draft: Course;
+    let previewId: string;
+    let lockedId: string;
+
+    before(async () => {
+      server = await startTestServer(engine);
+      ({ staff, student } = await schoolWithPeople(server));
+      staffApi = apiClient(
+        server.url,
+        await tokenFor(server, staff, 'courses:read courses:write curriculum:read curriculum:write'),
+      );
+      const create = async (title: string) => (await staffApi.post<Course>('/api/v1/courses', { title })).body;
+      published = await create('Astronomy for Beginners');
+      await staffApi.post(`/api/v1/courses/${published.id}/publish`);
+      draft = await create('Astronomy Secrets (draft)');
+      const section = (
+        await staffApi.post<{ id: string }>(`/api/v1/courses/${published.id}/sections`, { title: 'Sky' })
+      ).body;
+      await staffApi.post(`/api/v1/sections/${section.id}/publish`);
+      const lesson = async (title: string, is_preview: boolean) => {
+        const created = await staffApi.post<{ id: string }>(`/api/v1/sections/${section.id}/lessons`, {
+          title,
+          type: 'text',
+          body: `${title} body`,
+          duration_s: 600,
+          is_preview,
+        });
+        await staffApi.post(`/api/v1/lessons/${created.body.id}/publish`);
+        return created.body.id;
+      };
+      previewId = await lesson('The Moon', true);
+      lockedId = await lesson('Jupiter', false);
+    });
+    after(() => server.close());
+
+    test('every API route is a tool with its operationId, scope and input fields; every tool has a route', async () => {
+      const client = await legacyClient(server.url);
+      const { tools } = await client.listTools();
+      await client.close();
+      const byName = new Map(tools.map((t) => [t.name, t]));
+      const apiRoutes = server.routes.filter((r) => r.url.startsWith('/api/v1') && r.method !== 'HEAD');
+      for (const route of apiRoutes) {
+        const name = String(route.schema?.operationId);
+        const tool = byName.get(name);
+        assert.ok(tool, `${route.method} ${route.url} (${name}) has a tool`);
+        assert.equal(tool._meta?.['lyceum/scope'], route.config.scope, `${name} scope`);
+        assert.equal(tool._meta?.['lyceum/anonymous'], route.config.anonymous === true, `${name} anonymous`);
+        const fields = ['params', 'querystring', 'body'].flatMap((part) =>
+          Object.keys((route.schema?.[part] as { properties?: object } | undefined)?.properties ?? {}),
+        );
+        assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), fields.sort(), `${name} input`);
+        assert.ok(tool.description?.includes(String(route.config.scope)), `${name} description names its scope`);
+      }
+      const routeNames = new Set(apiRoutes.map((r) => String(r.schema?.operationId)));
+      for (const tool of tools) {
+        assert.ok(routeNames.has(tool.name) || CATALOG_ONLY.includes(tool.name), `tool ${tool.name} has a route`);
+      }
+    });
+
+    test('every tool has a title, a description, input and output schemas and annotations; catalog first', async () => {
+      const client = await legacyClient(server.url);
+      const { tools } = await client.listTools();
+      await client.close();
+      for (const tool of tools) {
+        assert.ok(tool.title && tool.description && tool.description.length > 30, `${tool.name} texts`);
+        assert.equal(tool.inputSchema.type, 'object', `${tool.name} inputSchema`);
+        assert.equal(tool.outputSchema?.type, 'object', `${tool.name} outputSchema`);
+        for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+          assert.equal(typeof tool.annotations?.[hint], 'boolean', `${tool.name} ${hint}`);
+      }
+      const anonymousCount = tools.filter((t) => t._meta?.['lyceum/anonymous'] === true).length;
+      assert.ok(
+        tools.slice(0, anonymousCount).every((t) => t._meta?.['lyceum/anonymous'] === true),
+        'the anonymous catalog tools come first',
+      );
+      const ann = (name: string) => tools.find((t) => t.name === name)?.annotations;
+      assert.deepEqual(
+        [ann('listCourses')?.readOnlyHint, ann('deleteCourse')?.destructiveHint, ann('createCourse')?.idempotentHint],
+        [true, true, false],
+      );
+    });
+
+    test('anonymous catalog with the 2025-11-25 client: search, outline with previews, drafts are not found', async () => {
+      const client = await legacyClient(server.url);
+      const found = resultJson(await client.callTool({ name: 'listCourses', arguments: { q: 'astronomy' } }));
+      assert.deepEqual(
+        (found.data as Course[]).map((c) => c.title),
+        ['Astronomy for Beginners'],
+      );
+      const outline = resultJson(
+        await client.callTool({ name: 'getCourseOutline', arguments: { course: published.slug } }),
+      );
+      const lessons = (outline.sections as { lessons: { id: string; body: string | null; locked: boolean }[] }[])[0]
+        .lessons;
+      assert.deepEqual(
+        lessons.map((l) => [l.id, l.body, l.locked]),
+        [
+          [previewId, 'The Moon body', false],
+          [lockedId, null, true],
+        ],
+      );
+      assert.equal(outline.total_duration_s, 1200);
+      const hidden = await client.callTool({ name: 'getCourse', arguments: { id: draft.id } });
+      assert.equal(hidden.isError, true);
+      assert.deepEqual(resultJson(hidden), { error: 'not_found', error_description: 'No such course.' });
+      const invalid = await client.callTool({ name: 'listCourses', arguments: { limit: 1000 } });
+      assert.equal(invalid.isError, true);
+      assert.equal(resultJson(invalid).error, 'invalid_request');
+      const unknownArg = await client.callTool({ name: 'getSchool', arguments: { nope: 1 } });
+      assert.equal(resultJson(unknownArg).error, 'invalid_request');
+      await client.close();
+    });
+
+    test('the 2026-07-28 client negotiates the modern revision and reads the same catalog', async () => {
+      const client = await modernClient(server.url);
+      assert.equal(client.getProtocolEra(), 'modern');
+      const found = resultJson(await client.callTool({ name: 'listCourses', arguments: { q: 'astronomy' } }));
+      assert.equal((found.data as Course[])[0]?.id, published.id);
+      const { tools } = await client.listTools();
+      assert.ok(
+        tools.some((t) => t.name === 'createCourse'),
+        'protected tools are listed to anonymous callers',
+      );
+      await client.close();
+    });
+
+    test('a protected tool without a token is HTTP 401 pointing at the MCP resource metadata, with the scope', async () => {
+      const response = await mcpPost(server.url, toolCall('createCourse', { title: 'Nope' }));
+      assert.equal(response.status, 401);
+      assert.equal(
+        response.headers.get('www-authenticate'),
+        `Bearer error_description="The tool createCourse needs the courses:write scope: sign in through this school's authorization server (see the resource metadata).", scope="courses:write", resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`,
+      );
+      const listed = await mcpPost(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      assert.equal(listed.status, 200, 'listing needs no token');
+    });
+
+    test('a token bound to /mcp (or to the API) runs a staff write; the REST API refuses the /mcp token', async () => {
+      const mcpToken = await tokenFor(server, staff, 'courses:read courses:write', `${server.url}/mcp`);
+      const client = await legacyClient(server.url, mcpToken);
+      const created = resultJson(
+        await client.callTool({ name: 'createCourse', arguments: { title: 'Made by an agent' } }),
+      );
+      assert.equal(created.status, 'draft');
+      const drafts = resultJson(await client.callTool({ name: 'listCourses', arguments: { status: 'draft' } }));
+      assert.ok(
+        (drafts.data as Course[]).some((c) => c.id === created.id),
+        'staff see drafts through MCP too',
+      );
+      await client.close();
+      assert.equal((await staffApi.get<Course>(`/api/v1/courses/${created.id}`)).body.title, 'Made by an agent');
+      assert.equal((await apiClient(server.url, mcpToken).get('/api/v1/courses')).status, 401);
+
+      const apiToken = await tokenFor(server, staff, 'courses:write');
+      const modern = await modernClient(server.url, apiToken);
+      const renamed = resultJson(
+        await modern.callTool({ name: 'updateCourse', arguments: { id: created.id, subtitle: 'From MCP' } }),
+      );
+      assert.equal(renamed.subtitle, 'From MCP');
+      const gone = await modern.callTool({ name: 'deleteCourse', arguments: { id: created.id } });
+      assert.deepEqual(gone.structuredContent, { done: true });
+      const rule = await modern.callTool({ name: 'deleteCourse', arguments: { id: published.id } });
+      assert.equal(rule.isError, true);
+      assert.equal(resultJson(rule).error, 'conflict');
+      await modern.close();
+    });
+
+    test('a token lacking the scope is 403 insufficient_scope naming it; a student cannot step up to a write', async () => {
+      const readOnly = await tokenFor(server, staff, 'courses:read', `${server.url}/mcp`);
+      const refused = await mcpPost(server.url, toolCall('createCourse', { title: 'x' }), {
+        authorization: `Bearer ${readOnly}`,
+      });
+      assert.equal(refused.status, 403);
+      assert.match(
+        refused.headers.get('www-authenticate') ?? '',
+        /^Bearer error="insufficient_scope", error_description="[^"]+", scope="courses:write", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+      );
+      const studentToken = await tokenFor(server, student, 'courses:read courses:write', `${server.url}/mcp`);
+      const asStudent = await mcpPost(server.url, toolCall('createCourse', { title: 'x' }), {
+        authorization: `Bearer ${studentToken}`,
+      });
+      assert.equal(asStudent.status, 403);
+      assert.match(String(asStudent.json().error_description), /its scopes for your role: courses:read\)/);
+      const read = await mcpPost(server.url, toolCall('listCourses'), { authorization: `Bearer ${studentToken}` });
+      assert.equal(read.status, 200);
+    });
+
+    test('an invalid token is 401 invalid_token, whatever the method', async () => {
+      const response = await mcpPost(server.url, toolCall('listCourses'), {
+        authorization: 'Bearer not-a-real-token-at-all',
+      });
+      assert.equal(response.status, 401);
+      assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer error="invalid_token"/);
+      assert.equal(response.json().error, 'invalid_token');
+    });
+
+    test('transport hygiene: foreign Origin and Host 403, GET 405, bad JSON is a JSON-RPC parse error, limits', async () => {
+      const foreign = await mcpPost(server.url, toolCall('listCourses'), { origin: 'http://evil.example.com' });
+      assert.equal(foreign.status, 403);
+      assert.equal((foreign.json().error as { code: number }).code, -32000);
+      const own = await mcpPost(server.url, toolCall('listCourses'), { origin: server.url });
+      assert.equal(own.status, 200);
+      // fetch() will not send another Host; node:http will, as a rebinding attacker's browser does.
+      const rebound = await new Promise<number>((resolve, reject) => {
+        const request = http.request(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: { host: 'evil.example.com:80', 'content-type': 'application/json' },
+        });
+        request.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on('error', reject);
+        request.end(JSON.stringify(toolCall('listCourses')));
+      });
+      assert.equal(rebound, 403);
+      const get = await fetch(`${server.url}/mcp`, { headers: { accept: 'text/event-stream' } });
+      assert.equal(get.status, 405);
+      assert.equal(get.headers.get('allow'), 'POST');
+      const garbled = await mcpPost(server.url, '{"jsonrpc": "2.0", "id": 1, "method":');
+      assert.equal(garbled.status, 400);
+      assert.equal((garbled.json().error as { code: number }).code, -32700);
+      const notJsonRpc = await mcpPost(server.url, { hello: 'world' });
+      assert.ok(notJsonRpc.status >= 400 && notJsonRpc.status < 500, `status ${notJsonRpc.status}`);
+      assert.ok(notJsonRpc.json().jsonrpc === '2.0' && notJsonRpc.json().error, notJsonRpc.text);
+      const wrongType = await mcpPost(server.url, 'x', { 'content-type': 'text/plain' });
+      assert.equal(wrongType.status, 415);
+      const huge = await mcpPost(
+        server.url,
+        toolCall('createCourse', { title: 'x'.repeat(server.config.BODY_LIMIT_BYTES) }),
+      );
+      assert.equal(huge.status, 413);
+      const unsupported = await mcpPost(server.url, toolCall('listCourses'), { 'mcp-protocol-version': '1999-01-01' });
+      assert.equal(unsupported.status, 400);
+      const unknownTool = await mcpPost(server.url, toolCall('noSuchTool'));
+      assert.ok(unknownTool.json().error, unknownTool.text);
+    });
+
+    test('resources: the agent documents and each public course; prompts', async () => {
+      const client = await legacyClient(server.url);
+      const { resources } = await client.listResources();
+      const uris = resources.map((r) => r.uri);
+      assert.ok(uris.includes(`${server.url}/auth.md`), uris.join(' '));
+      assert.ok(uris.includes(`${server.url}/courses/${published.slug}`));
+      assert.ok(!uris.includes(`${server.url}/courses/${draft.slug}`), 'drafts are not resources');
+      const auth = await client.readResource({ uri: `${server.url}/auth.md` });
+      assert.match(String((auth.contents[0] as { text: string }).text), /^# Authenticating with/);
+      const course = await client.readResource({ uri: `${server.url}/courses/${published.slug}` });
+      const text = String((course.contents[0] as { text: string }).text);
+      assert.match(text, /^# Astronomy for Beginners/);
+      assert.match(text, /- The Moon \(text, 10 min, free preview\)/);
+      await assert.rejects(client.readResource({ uri: `${server.url}/courses/${draft.slug}` }));
+      const { resourceTemplates } = await client.listResourceTemplates();
+      assert.equal(resourceTemplates[0]?.uriTemplate, `${server.url}/courses/{slug}`);
+      const { prompts } = await client.listPrompts();
+      assert.deepEqual(
+        prompts.map((p) => p.name),
+        ['find_a_course'],
+      );
+      const prompt = await client.getPrompt({ name: 'find_a_course', arguments: { topic: 'stars' } });
+      assert.match(JSON.stringify(prompt.messages), /listCourses/);
+      assert.equal((await client.ping()).constructor, Object);
+      await client.close();
+    });
+  });
+}
