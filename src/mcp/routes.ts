@@ -4,6 +4,7 @@ import { ANONYMOUS, effectiveScopes, type Principal } from '../http/principal.ts
 import { bearerChallenge } from '../http/www-authenticate.ts';
 import { type AccessTokenVerifier, bearerToken } from '../oauth/access-tokens.ts';
 import { resourceIdentifiers } from '../oauth/provider.ts';
+import { ALL_SCOPES, isScope, roleMayGrant, type Scope } from '../oauth/scopes.ts';
 import type { McpHandler } from './server.ts';
 
 const LOOPBACK = ['127.0.0.1', '[::1]', 'localhost'];
@@ -38,6 +39,15 @@ function originPolicy(baseUrl: string) {
   };
 }
 
+/**
+ * What the first sign-in asks for: the tool's scope, and for a write also its area's read scope, so one consent
+ * covers reading back what the agent writes (each further scope would cost the person another consent).
+ */
+function firstSignInScopes(scope: Scope): Scope[] {
+  const read = scope.replace(/:write$/, ':read');
+  return read !== scope && isScope(read) ? [read, scope] : [scope];
+}
+
 type JsonRpcMessage = { method?: unknown; params?: { name?: unknown } };
 
 /**
@@ -57,13 +67,26 @@ export async function registerMcpRoutes(
   const challenge = (
     reply: FastifyReply,
     status: 401 | 403,
-    params: { error?: 'invalid_token' | 'insufficient_scope'; description: string; scope?: string },
+    params: {
+      error?: 'invalid_token' | 'insufficient_scope';
+      description: string;
+      scope?: string;
+      body?: 'insufficient_scope';
+    },
   ) =>
     reply
       .code(status)
-      .header('www-authenticate', bearerChallenge({ ...params, resourceMetadata }))
+      .header(
+        'www-authenticate',
+        bearerChallenge({
+          error: params.error,
+          description: params.error ? params.description : undefined,
+          scope: params.scope,
+          resourceMetadata,
+        }),
+      )
       .type('application/json; charset=utf-8')
-      .send({ error: params.error ?? 'invalid_token', error_description: params.description });
+      .send({ error: params.body ?? params.error ?? 'invalid_token', error_description: params.description });
 
   async function principalFor(request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> {
     const { token, malformed } = bearerToken(request.headers.authorization);
@@ -94,7 +117,7 @@ export async function registerMcpRoutes(
   }
 
   /** The scope a tools/call needs and the caller lacks, if any. */
-  function missingScope(messages: JsonRpcMessage[], principal: Principal): { tool: string; scope: string } | undefined {
+  function missingScope(messages: JsonRpcMessage[], principal: Principal): { tool: string; scope: Scope } | undefined {
     for (const message of messages) {
       if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string') continue;
       const tool = deps.mcp.byName.get(message.params.name);
@@ -123,14 +146,22 @@ export async function registerMcpRoutes(
     if (missing && principal.kind === 'anonymous')
       return challenge(reply, 401, {
         description: `The tool ${missing.tool} needs the ${missing.scope} scope: sign in through this school's authorization server (see the resource metadata).`,
-        scope: missing.scope,
+        scope: firstSignInScopes(missing.scope).join(' '),
       });
     if (missing && principal.kind === 'user') {
-      const allowed = [...principal.scopes].join(' ') || 'none';
+      if (!roleMayGrant(principal.role, missing.scope)) {
+        // Stepping up cannot help (the role may never hold the scope), so the challenge carries no error code that
+        // would send the client back to the browser for nothing; the body says what the person may grant instead.
+        const grantable = ALL_SCOPES.filter((scope) => roleMayGrant(principal.role, scope)).join(' ');
+        return challenge(reply, 403, {
+          body: 'insufficient_scope',
+          description: `The tool ${missing.tool} needs the ${missing.scope} scope, which a ${principal.role} cannot grant. A ${principal.role} may grant: ${grantable}.`,
+        });
+      }
       return challenge(reply, 403, {
         error: 'insufficient_scope',
-        description: `The tool ${missing.tool} needs the ${missing.scope} scope, which this token does not hold (its scopes for your role: ${allowed}).`,
-        scope: missing.scope,
+        description: `The tool ${missing.tool} needs the ${missing.scope} scope, which this token does not hold; sign in again granting it.`,
+        scope: [...new Set([...principal.scopes, missing.scope])].join(' '),
       });
     }
     const headers = new Headers();

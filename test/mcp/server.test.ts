@@ -147,9 +147,10 @@ for (const engine of engines) {
     test('a protected tool without a token is HTTP 401 pointing at the MCP resource metadata, with the scope', async () => {
       const response = await mcpPost(server.url, toolCall('createCourse', { title: 'Nope' }));
       assert.equal(response.status, 401);
+      assert.match(String(response.json().error_description), /needs the courses:write scope/);
       assert.equal(
         response.headers.get('www-authenticate'),
-        `Bearer error_description="The tool createCourse needs the courses:write scope: sign in through this school's authorization server (see the resource metadata).", scope="courses:write", resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`,
+        `Bearer scope="courses:read courses:write", resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`,
       );
       const listed = await mcpPost(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
       assert.equal(listed.status, 200, 'listing needs no token');
@@ -185,7 +186,7 @@ for (const engine of engines) {
       await modern.close();
     });
 
-    test('a token lacking the scope is 403 insufficient_scope naming it; a student cannot step up to a write', async () => {
+    test('a token lacking the scope is 403 insufficient_scope with a step-up; a student is told what they may grant', async () => {
       const readOnly = await tokenFor(server, staff, 'courses:read', `${server.url}/mcp`);
       const refused = await mcpPost(server.url, toolCall('createCourse', { title: 'x' }), {
         authorization: `Bearer ${readOnly}`,
@@ -193,14 +194,23 @@ for (const engine of engines) {
       assert.equal(refused.status, 403);
       assert.match(
         refused.headers.get('www-authenticate') ?? '',
-        /^Bearer error="insufficient_scope", error_description="[^"]+", scope="courses:write", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+        /^Bearer error="insufficient_scope", error_description="[^"]+", scope="courses:read courses:write", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
       );
       const studentToken = await tokenFor(server, student, 'courses:read courses:write', `${server.url}/mcp`);
       const asStudent = await mcpPost(server.url, toolCall('createCourse', { title: 'x' }), {
         authorization: `Bearer ${studentToken}`,
       });
       assert.equal(asStudent.status, 403);
-      assert.match(String(asStudent.json().error_description), /its scopes for your role: courses:read\)/);
+      assert.equal(asStudent.json().error, 'insufficient_scope');
+      assert.match(
+        String(asStudent.json().error_description),
+        /which a student cannot grant\. A student may grant: openid .*courses:read/,
+      );
+      assert.equal(
+        asStudent.headers.get('www-authenticate'),
+        `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`,
+        'no step-up is offered for a scope the role can never hold',
+      );
       const read = await mcpPost(server.url, toolCall('listCourses'), { authorization: `Bearer ${studentToken}` });
       assert.equal(read.status, 200);
     });
