@@ -156,7 +156,7 @@ export function createProvider(deps: ProviderDeps): Provider {
         if (metadata.application_type !== 'native') {
           throw new errors.InvalidClientMetadata('application_type must be native for self-service registration');
         }
-        assertLoopbackRedirects(metadata.redirect_uris, allowLocalhost);
+        assertLoopbackRedirects(metadata.redirect_uris, { allowLocalhost, docsUrl: config.DOCS_URL });
         if (metadata.token_endpoint_auth_method === 'none') {
           delete metadata.client_secret;
           delete metadata.client_secret_expires_at;
