@@ -42,7 +42,7 @@ import type { RateLimiter } from './security/rate-limiter.ts';
 import { registerAccountAppsPage } from './web/account-apps-page.ts';
 import { registerAssetRoutes } from './web/assets.ts';
 import { registerHomePage } from './web/home-page.ts';
-import { pageRenderer } from './web/page-context.ts';
+import { pageRenderer, requestPageContext } from './web/page-context.ts';
 import { registerPostPages } from './web/post-page.ts';
 import { registerSetupPage } from './web/setup-page.ts';
 import { registerSignInPages } from './web/signin-page.ts';
@@ -89,7 +89,8 @@ export async function buildApp(deps: AppDeps) {
     routerOptions: { ignoreTrailingSlash: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  installErrorHandlers(app);
+  // The 404 page's context is built below with the page services; it is first asked for once the app is serving.
+  installErrorHandlers(app, { pageContext: (request) => pageContext(request) });
   /** Every route the app registers, as declared (the contract test and generated documents read it). */
   const routes = requireRouteDeclarations(app);
   await registerOpenApi(app, { baseUrl: config.BASE_URL });
@@ -148,6 +149,7 @@ export async function buildApp(deps: AppDeps) {
   const cookie_ = sessionCookie(config.COOKIE_SECURE);
   const browser = browserSessions({ sessions, cookie: cookie_ });
   const render = pageRenderer({ db, school });
+  const pageContext = requestPageContext({ db, school, sessions, cookie: cookie_ });
 
   const tokens = tokenCache({ ttlMs: config.TOKEN_CACHE_SECONDS * 1000 });
   const verifyAccessToken = accessTokenVerifier({ db, clock, cache: tokens });

@@ -16,6 +16,11 @@ export const ConfigSchema = Type.Object(
       description:
         'Public origin of the school (scheme, host, port; no path). Defaults to `http://HOST:PORT`. It is the OAuth issuer.',
     }),
+    DOCS_URL: Type.String({
+      default: '',
+      description:
+        'The platform documentation or support page: where an integrator asks for what self-service does not offer (a registered integration with a fixed HTTPS callback). Named where registration refuses a non-loopback redirect URI, and in `/auth.md`. Defaults to `BASE_URL/auth.md`, the walkthrough of this origin.',
+    }),
     DATABASE_URL: Type.String({
       minLength: 1,
       default: './data/lyceum.sqlite',
@@ -178,6 +183,12 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       `Invalid BASE_URL=${JSON.stringify(baseUrl)}: expected an origin like https://school.example or http://127.0.0.1:3000 (no path, no trailing slash).`,
     );
   }
+  const docsUrl = input.DOCS_URL || `${baseUrl}/auth.md`;
+  if (!/^https?:\/\/\S+$/.test(docsUrl) || !URL.canParse(docsUrl)) {
+    throw new ConfigError(
+      `Invalid DOCS_URL=${JSON.stringify(docsUrl)}: expected an absolute http(s) URL like https://docs.example/support.`,
+    );
+  }
   const dbUrl = input.DATABASE_URL;
   let database: Config['database'];
   if (/^postgres(ql)?:\/\//.test(dbUrl)) {
@@ -193,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
   return {
     ...input,
     BASE_URL: baseUrl,
+    DOCS_URL: docsUrl,
     REDIS_URL: input.REDIS_URL || undefined,
     COOKIE_SECURE: input.COOKIE_SECURE === 'auto' ? baseUrl.startsWith('https:') : input.COOKIE_SECURE === 'true',
     TRUST_PROXY:

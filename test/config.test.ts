@@ -13,6 +13,15 @@ describe('configuration', () => {
     assert.deepEqual(config.database, { engine: 'sqlite', path: '/srv/school/data/lyceum.sqlite' });
     assert.equal(config.REDIS_URL, undefined);
     assert.equal(config.COOKIE_SECURE, false);
+    assert.equal(config.DOCS_URL, 'http://127.0.0.1:3000/auth.md');
+  });
+
+  test('DOCS_URL defaults to the /auth.md of BASE_URL, or is any absolute http(s) URL', () => {
+    assert.equal(loadConfig({ BASE_URL: 'https://school.example' }).DOCS_URL, 'https://school.example/auth.md');
+    assert.equal(
+      loadConfig({ DOCS_URL: 'https://docs.lyceum.example/integrations' }).DOCS_URL,
+      'https://docs.lyceum.example/integrations',
+    );
   });
 
   test('postgres URLs select PostgreSQL; https BASE_URL makes cookies Secure', () => {
@@ -38,6 +47,8 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://root@localhost/db' }, /DATABASE_URL.*mysql/],
     [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL/],
     [{ COOKIE_SECURE: 'yes' }, /COOKIE_SECURE.*auto, true, false/],
+    [{ DOCS_URL: 'docs.example' }, /^Invalid DOCS_URL="docs\.example": expected an absolute http\(s\) URL/],
+    [{ DOCS_URL: 'ftp://docs.example/x' }, /DOCS_URL/],
   ] as const) {
     test(`refuses ${JSON.stringify(env)}`, () => {
       assert.throws(

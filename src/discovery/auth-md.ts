@@ -3,20 +3,39 @@ import { OAUTH_PATHS, resourceIdentifiers } from '../oauth/provider.ts';
 import { ACCEPTED_FORM } from '../oauth/registration.ts';
 import { SCOPES } from '../oauth/scopes.ts';
 
+export type AuthMarkdownSchool = { name: string | undefined; supportEmail: string | null | undefined };
+
 /** The authentication walkthrough, written for this origin from the live configuration and the one scope table. */
-export function authMarkdown(config: Config, schoolName: string | undefined): string {
+export function authMarkdown(config: Config, school: AuthMarkdownSchool): string {
   const base = config.BASE_URL;
   const r = resourceIdentifiers(base);
   const url = (path: string) => `${base}${path}`;
+  const mcpMetadata = url('/.well-known/oauth-protected-resource/mcp');
+  // By default DOCS_URL is this page, which then has to say itself whom to ask.
+  const docsIsThisPage = config.DOCS_URL === url('/auth.md');
+  const askForIntegration = docsIsThisPage
+    ? `ask the school for one${school.supportEmail ? ` (${school.supportEmail})` : ''}`
+    : `ask for one at ${config.DOCS_URL}`;
   const scopeRows = Object.entries(SCOPES).map(
     ([scope, def]) =>
       `| \`${scope}\` | ${def.description} | ${(def.roles as readonly string[]).includes('student') ? 'everyone' : 'staff and owner'} |`,
   );
-  return `# Authenticating with ${schoolName ?? 'this Lyceum school'}
+  return `# Authenticating with ${school.name ?? 'this Lyceum school'}
 
 This school's API is protected by OAuth 2.1 / OpenID Connect. Any command-line tool, desktop app or local agent can
-register itself and ask a person for access; no API key or sales contact is needed. Requests without a token are
-served as anonymous (public data only) and are never challenged.
+register itself and ask a person for access; no API key or sales contact is needed. API requests without a token are
+served as anonymous (public data only) and are never challenged; on the MCP server, a tool that needs a scope
+answers 401 so that MCP clients start this flow by themselves (see [MCP](#mcp)).
+
+## Where to go next
+
+| Document | URL |
+|---|---|
+| OpenAPI 3.0 description of the REST API (every operation with its \`operationId\` and scope) | ${url('/openapi.json')} |
+| Index of this site for agents | ${url('/llms.txt')} |
+| What the school sells, with prices | ${url('/pricing.md')} |
+| MCP server (Streamable HTTP) | ${r.mcp} |
+| Platform documentation and support (registered integrations) | ${config.DOCS_URL}${docsIsThisPage ? ' (this page)' : ''} |
 
 ## Endpoints
 
@@ -37,7 +56,8 @@ served as anonymous (public data only) and are never challenged.
 ## The flow (authorization code with PKCE S256)
 
 1. Register once. Redirect URIs must be loopback: ${ACCEPTED_FORM}${config.OAUTH_ALLOW_LOCALHOST_REDIRECTS ? ' (this school also admits http://localhost:<port>/<path>)' : ''}.
-   Any other redirect URI is refused with \`invalid_redirect_uri\`; a fixed HTTPS callback needs a registered integration.
+   Any other redirect URI is refused with \`invalid_redirect_uri\`: a fixed HTTPS callback (or another host or scheme)
+   needs a registered integration; ${askForIntegration}.
 
    \`\`\`sh
    curl -s ${url(OAUTH_PATHS.registration)} -H 'content-type: application/json' -d '{
@@ -81,6 +101,21 @@ served as anonymous (public data only) and are never challenged.
 Tokens are opaque and bound to one audience. Send \`resource\` to choose it: \`${r.api}\` (the REST API, the default)
 or \`${r.mcp}\` (the MCP server). Anything else is \`invalid_target\`. Introspection reports the binding in \`aud\`.
 
+## MCP
+
+The MCP server speaks Streamable HTTP at \`${r.mcp}\`.
+
+- Anonymous callers (no token) can list every tool and call the catalog tools.
+- Every API operation is also a tool, named by its OpenAPI \`operationId\` (for example \`listCourses\`) and needing
+  the same scope.
+- Calling a tool that needs a scope without a token answers HTTP 401 with
+  \`WWW-Authenticate: Bearer resource_metadata="${mcpMetadata}", scope="<the tool's scope>"\`.
+  MCP clients follow it to this authorization server by themselves: protected resource metadata, then authorization
+  server metadata, registration and the flow above.
+- A token that lacks the tool's scope gets 403 \`insufficient_scope\`, naming the scope to step up to: authorize
+  again asking for it.
+- Tokens requested with \`resource=${r.mcp}\` (or \`${r.api}\`) are accepted there.
+
 ## Scopes
 
 | Scope | Grants | Who may grant it |
@@ -94,7 +129,9 @@ Every error is \`{ "error": "<code>", "error_description": "<text>" }\` (RFC 674
 \`invalid_client\` is 401. At the API, an invalid token is 401 \`invalid_token\` and a missing scope is 403
 \`insufficient_scope\`, both with \`WWW-Authenticate: Bearer error="…", scope="…", resource_metadata="${url('/.well-known/oauth-protected-resource')}"\`.
 
-The agent_auth extension (identity assertions, service_auth, anonymous claims) is not supported; consent is obtained
-interactively at the authorization endpoint.
+Only the \`authorization_code\` and \`refresh_token\` grants exist. Any other \`grant_type\` (\`client_credentials\`,
+\`password\`, token exchange, JWT bearer / ID-JAG) is 400 \`unsupported_grant_type\`. The agent_auth extension
+(identity assertions, service_auth, anonymous claims) is not supported and has no claim step: consent is obtained
+interactively at the authorization endpoint, ${url(OAUTH_PATHS.authorization)}.
 `;
 }

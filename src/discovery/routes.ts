@@ -10,6 +10,6 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: { config: Co
     return reply
       .type('text/markdown; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
-      .send(authMarkdown(deps.config, school?.name));
+      .send(authMarkdown(deps.config, { name: school?.name, supportEmail: school?.support_email }));
   });
 }

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderErrorPage } from '../web/error-page.ts';
+import type { PageContext } from '../web/layout.ts';
+import { prefersHtml } from './accept.ts';
 import { ApiError, type FieldError } from './errors.ts';
 
 type ValidationItem = { instancePath?: string; message?: string; keyword?: string; params?: Record<string, unknown> };
@@ -73,18 +75,31 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, apiError
   return reply.type('application/json; charset=utf-8').send(apiError.toBody());
 }
 
-export function installErrorHandlers(app: FastifyInstance) {
+export type ErrorHandlerDeps = {
+  /** The school's name and the signed-in user, for the HTML 404 page. */
+  pageContext: (request: FastifyRequest) => Promise<PageContext>;
+};
+
+export function installErrorHandlers(app: FastifyInstance, deps: ErrorHandlerDeps) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ error: apiError.code }, 'request refused');
     return sendError(request, reply, apiError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      request,
-      reply,
-      new ApiError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`),
-    ),
-  );
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const api = path === '/api' || path.startsWith('/api/');
+    if (!api && prefersHtml(request.headers.accept)) {
+      // A mistyped address in a browser: a page in the school's look, not JSON. A database failure only costs the
+      // school's name and the account links here; the answer is still the 404 page.
+      const ctx = await deps.pageContext(request).catch(() => ({ schoolName: undefined, viewer: undefined }));
+      return reply
+        .code(404)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(renderErrorPage(new ApiError('not_found', `There is no page at ${path}.`), ctx));
+    }
+    return sendError(request, reply, new ApiError('not_found', `No route for ${request.method} ${path}.`));
+  });
 }

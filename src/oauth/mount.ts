@@ -5,6 +5,7 @@ import { errors } from '../http/errors.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import { markRequestStart } from './adapter.ts';
 import { OAUTH_PATHS } from './provider.ts';
+import { withFormAction } from './redirect-csp.ts';
 
 /**
  * Hands the provider's own paths to oidc-provider, and nothing else. Fastify must not read the body on these routes
@@ -28,14 +29,12 @@ export async function mountProvider(
       }
       reply.raw.setHeader('x-request-id', request.id);
       if (request.url.startsWith(OAUTH_PATHS.authorization)) {
-        // response_mode=form_post answers with a form that posts to the client's redirect URI.
+        // response_mode=form_post answers with a form that posts to the client's redirect URI. CSP cannot name an
+        // IPv6 literal (see redirect-csp.ts), so form_post to http://[::1] stays blocked; the default query mode works.
         const csp = String(reply.getHeader('content-security-policy') ?? '');
         reply.raw.setHeader(
           'content-security-policy',
-          csp.replace(
-            "form-action 'self'",
-            "form-action 'self' http://127.0.0.1:* http://[::1]:* http://localhost:* https:",
-          ),
+          withFormAction(csp, ['http://127.0.0.1:*', 'http://localhost:*', 'https:']),
         );
       }
       reply.hijack();

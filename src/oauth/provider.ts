@@ -9,6 +9,7 @@ import { layout } from '../web/layout.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
 import { assertLoopbackRedirects, cimdRedirectsAllowed } from './registration.ts';
 import { ALL_SCOPES, isScope } from './scopes.ts';
+import { explainUnsupportedGrants, SUPPORTED_GRANTS, unsupportedGrantDescription } from './unsupported-grants.ts';
 
 export const OAUTH_PATHS = {
   authorization: '/oauth/authorize',
@@ -119,7 +120,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     clientDefaults: {
       application_type: 'native',
       token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'],
+      grant_types: [...SUPPORTED_GRANTS],
       response_types: ['code'],
       id_token_signed_response_alg: 'RS256',
     },
@@ -156,7 +157,7 @@ export function createProvider(deps: ProviderDeps): Provider {
         if (metadata.application_type !== 'native') {
           throw new errors.InvalidClientMetadata('application_type must be native for self-service registration');
         }
-        assertLoopbackRedirects(metadata.redirect_uris, allowLocalhost);
+        assertLoopbackRedirects(metadata.redirect_uris, { allowLocalhost, docsUrl: config.DOCS_URL });
         if (metadata.token_endpoint_auth_method === 'none') {
           delete metadata.client_secret;
           delete metadata.client_secret_expires_at;
@@ -237,6 +238,12 @@ export function createProvider(deps: ProviderDeps): Provider {
 
   const provider = new Provider(base, configuration);
   provider.proxy = config.TRUST_PROXY !== false;
+  provider.use(
+    explainUnsupportedGrants({
+      tokenPath: OAUTH_PATHS.token,
+      description: unsupportedGrantDescription(`${base}${OAUTH_PATHS.authorization}`, `${base}/auth.md`),
+    }),
+  );
   provider.on('server_error', (_ctx, error) => deps.logError(error, 'oauth server_error'));
 
   return provider;

@@ -15,8 +15,7 @@ export function loopbackRedirectProblem(uri: unknown, allowLocalhost: boolean): 
   } catch {
     return 'is not an absolute URI';
   }
-  if (url.protocol === 'https:')
-    return 'is an https URI; a fixed HTTPS callback needs a registered integration (contact the school)';
+  if (url.protocol === 'https:') return 'is an https URI';
   if (url.protocol !== 'http:') return `uses the ${url.protocol.replace(':', '')} scheme`;
   if (url.hostname === 'localhost' && !allowLocalhost)
     return 'uses localhost; use http://127.0.0.1:<port>/<path> instead (the same loopback address, without name resolution)';
@@ -29,8 +28,23 @@ export function loopbackRedirectProblem(uri: unknown, allowLocalhost: boolean): 
   return undefined;
 }
 
-/** Thrown with a description starting "redirect_uris", which oidc-provider answers as 400 invalid_redirect_uri. */
-export function assertLoopbackRedirects(redirectUris: unknown, allowLocalhost: boolean): void {
+/** Whether a URI is well formed but not on the user's machine (https, another scheme, another host). */
+function isFixedCallback(uri: unknown): boolean {
+  if (typeof uri !== 'string' || !URL.canParse(uri)) return false;
+  const url = new URL(uri);
+  return url.protocol !== 'http:' || !(/^127\./.test(url.hostname) || ['[::1]', 'localhost'].includes(url.hostname));
+}
+
+/**
+ * Thrown with a description starting "redirect_uris", which oidc-provider answers as 400 invalid_redirect_uri. A
+ * callback that is not on the user's machine is out of self-service altogether, so its refusal says where to ask for
+ * a registered integration instead of how to fix the URI.
+ */
+export function assertLoopbackRedirects(
+  redirectUris: unknown,
+  policy: { allowLocalhost: boolean; docsUrl: string },
+): void {
+  const { allowLocalhost } = policy;
   const list = Array.isArray(redirectUris) ? redirectUris : [];
   if (list.length === 0) {
     throw new errors.InvalidClientMetadata(
@@ -40,8 +54,11 @@ export function assertLoopbackRedirects(redirectUris: unknown, allowLocalhost: b
   for (const uri of list) {
     const problem = loopbackRedirectProblem(uri, allowLocalhost);
     if (problem) {
+      const integration = isFixedCallback(uri)
+        ? `; any other callback (a fixed HTTPS one, another host or scheme) needs a registered integration: ask for one at ${policy.docsUrl}`
+        : '';
       throw new errors.InvalidClientMetadata(
-        `redirect_uris: ${JSON.stringify(uri)} ${problem}. Self-service registration accepts only ${ACCEPTED_FORM}${allowLocalhost ? ' (or http://localhost:<port>/<path>)' : ''}.`,
+        `redirect_uris: ${JSON.stringify(uri)} ${problem}. Self-service registration accepts only ${ACCEPTED_FORM}${allowLocalhost ? ' (or http://localhost:<port>/<path>)' : ''}${integration}.`,
       );
     }
   }

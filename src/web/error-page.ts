@@ -1,6 +1,6 @@
 import type { ApiError } from '../http/errors.ts';
 import { html } from './html.ts';
-import { layout } from './layout.ts';
+import { layout, type PageContext } from './layout.ts';
 
 const TITLES: Record<number, string> = {
   400: 'Something is wrong with this request',
@@ -10,11 +10,10 @@ const TITLES: Record<number, string> = {
   429: 'Too many attempts',
 };
 
-export function renderErrorPage(error: ApiError): string {
+export function renderErrorPage(
+  error: ApiError,
+  ctx: PageContext = { schoolName: undefined, viewer: undefined },
+): string {
   const title = TITLES[error.status] ?? 'Something went wrong';
-  return layout(
-    { schoolName: undefined, viewer: undefined },
-    title,
-    html`<p role="alert">${error.message}</p><p><a href="/">Back to the school</a></p>`,
-  );
+  return layout(ctx, title, html`<p role="alert">${error.message}</p><p><a href="/">Back to the school</a></p>`);
 }

@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SchoolStore } from '../areas/school/store.ts';
 import type { Db } from '../db/tables.ts';
+import type { SessionService } from '../identity/sessions.ts';
 import type { SafeHtml } from './html.ts';
-import { layout } from './layout.ts';
+import { layout, type PageContext } from './layout.ts';
+import type { SessionCookie } from './viewer.ts';
 
 export type PageRenderer = (
   request: FastifyRequest,
@@ -21,5 +23,25 @@ export function pageRenderer(deps: { db: Db; school: SchoolStore }): PageRendere
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .send(layout({ schoolName: school?.name, viewer: request.viewer }, title, body));
+  };
+}
+
+/**
+ * The layout's context for a request that reached no page route (the HTML 404 page), where the page routes' viewer
+ * hook did not run: the school's name and whoever the session cookie names.
+ */
+export function requestPageContext(deps: {
+  db: Db;
+  school: SchoolStore;
+  sessions: SessionService;
+  cookie: SessionCookie;
+}): (request: FastifyRequest) => Promise<PageContext> {
+  return async (request) => {
+    const token = deps.cookie.read(request);
+    const [school, session] = await Promise.all([
+      deps.school.get(deps.db),
+      token ? deps.sessions.resolve(token) : undefined,
+    ]);
+    return { schoolName: school?.name, viewer: session?.user };
   };
 }

@@ -5,7 +5,11 @@ import { ApiError } from '../../src/http/errors.ts';
 import { redactUrl } from '../../src/http/logging.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer } from '../support/server.ts';
-import { WebClient } from '../support/web-client.ts';
+import { completeSetup, WebClient } from '../support/web-client.ts';
+
+/** What Chromium sends when the user opens an address. */
+const BROWSER_ACCEPT =
+  'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8';
 
 describe('error table', () => {
   test('internal errors become a generic server_error', () => {
@@ -78,6 +82,40 @@ for (const engine of engines) {
         assert.deepEqual(await health.json(), { status: 'ok' });
         const ready = await fetch(`${server.url}/readyz`);
         assert.deepEqual(await ready.json(), { status: 'ready', database: engine });
+      } finally {
+        await server.close();
+      }
+    });
+
+    test('an unknown address is a page for a browser and JSON for everyone else, always JSON under /api/', async () => {
+      const server = await startTestServer(engine);
+      try {
+        await completeSetup(server.url, server.setupUrl ?? '', 'Harbour School');
+        const get = (path: string, accept?: string) =>
+          fetch(`${server.url}${path}`, { headers: accept === undefined ? {} : { accept } });
+
+        const page = await get('/no-such-page?x=1', BROWSER_ACCEPT);
+        assert.equal(page.status, 404);
+        assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+        assert.match(page.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+        const text = await page.text();
+        assert.match(text, /<title>Not found · Harbour School<\/title>/);
+        assert.match(text, /There is no page at \/no-such-page\./);
+        assert.match(text, /<a href="\/">Back to the school<\/a>/);
+
+        for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html;q=0.5']) {
+          const json = await get('/no-such-page', accept);
+          assert.equal(json.status, 404, String(accept));
+          assert.deepEqual(await json.json(), {
+            error: 'not_found',
+            error_description: 'No route for GET /no-such-page.',
+          });
+        }
+        for (const path of ['/api/v1/nothing', '/api/oauth/nothing']) {
+          const api = await get(path, BROWSER_ACCEPT);
+          assert.equal(api.status, 404);
+          assert.equal(((await api.json()) as { error: string }).error, 'not_found', path);
+        }
       } finally {
         await server.close();
       }

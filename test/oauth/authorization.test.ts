@@ -71,6 +71,39 @@ for (const engine of engines) {
       assert.match(consent, /<button type="submit" name="decision" value="deny">Deny<\/button>/);
     });
 
+    test("the consent page's form-action admits the app's redirect target and nothing else", async () => {
+      // Browsers check form-action on every redirect after the consent POST, so it must name where the user ends up.
+      const formAction = async (redirectUri: string, clientId = client.client_id) => {
+        let csp = '';
+        await authorizeThroughForms(
+          new WebClient(server.url),
+          authorizeUrl(server.url, params({ client_id: clientId, redirect_uri: redirectUri })),
+          {
+            ...OWNER,
+            onConsent: (_html, headers) => {
+              csp = headers.get('content-security-policy') ?? '';
+            },
+          },
+        );
+        assert.match(csp, /frame-ancestors 'none'/, 'the rest of the policy is kept');
+        return csp
+          .split(';')
+          .find((d) => d.trim().startsWith('form-action'))
+          ?.trim();
+      };
+      assert.equal(await formAction(redirect(53124)), "form-action 'self' http://127.0.0.1:53124");
+      // CSP cannot name an IPv6 literal (Chromium ignores http://[::1]:port); scheme and port are the narrowest.
+      const ipv6 = await registerClient(server.url, registeredPort, {
+        redirect_uris: [`http://[::1]:${registeredPort}/callback`],
+      });
+      assert.equal(
+        await formAction(`http://[::1]:53125/callback`, ipv6.client_id),
+        "form-action 'self' http://*:53125",
+      );
+      const signin = await new WebClient(server.url).get('/signin');
+      assert.match(signin.headers.get('content-security-policy') ?? '', /form-action 'self'(;|$)/);
+    });
+
     test('a signed-in user is not asked for a password again, but is asked to consent every time', async () => {
       const web = new WebClient(server.url);
       await web.submit('/signin', '/signin', { email: OWNER.email, password: OWNER.password });

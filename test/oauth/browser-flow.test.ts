@@ -39,7 +39,7 @@ for (const engine of engines) {
     ) {
       const verifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
-      const redirectUri = `http://127.0.0.1:${listener.port}/callback`;
+      const redirectUri = `${listener.origin}/callback`;
       const url = oidc.buildAuthorizationUrl(config, {
         redirect_uri: redirectUri,
         scope: 'openid profile email courses:read account:read',
@@ -59,8 +59,9 @@ for (const engine of engines) {
       assert.match((await page.textContent('main')) ?? '', /not verified by the school/);
       await page.screenshot({ path: join(shots, `${name}-2-consent.png`), fullPage: true });
       await page.getByRole('button', { name: 'Allow' }).click();
+      // Fails (rather than waits forever) when the browser is kept on the consent page.
+      await page.waitForURL((u) => u.origin === listener.origin, { timeout: 10_000 });
       const received = await callback;
-      await page.waitForURL((u) => u.origin === `http://127.0.0.1:${listener.port}`);
       assert.equal(received.searchParams.get('iss'), server.config.BASE_URL);
       return oidc.authorizationCodeGrant(config, received, { pkceCodeVerifier: verifier, expectedState: state });
     }
@@ -117,6 +118,30 @@ for (const engine of engines) {
         }
       });
     }
+
+    test('an IPv6 loopback client ([::1]) gets past the consent page to its listener and exchanges the code', async () => {
+      const listener = await loopbackListener('::1');
+      const registeredPort = listener.port === 45999 ? 45998 : 45999;
+      try {
+        const config = await oidc.dynamicClientRegistration(
+          new URL(server.url),
+          {
+            client_name: 'IPv6 CLI',
+            redirect_uris: [`http://[::1]:${registeredPort}/callback`],
+            token_endpoint_auth_method: 'none',
+          },
+          oidc.None(),
+          { execute: [oidc.allowInsecureRequests] },
+        );
+        const page = await browser.newPage();
+        const tokens = await runFlow(page, config, listener, 'ipv6');
+        const sub = tokens.claims()?.sub ?? '';
+        assert.equal((await oidc.fetchUserInfo(config, tokens.access_token, sub)).email, OWNER.email);
+        await page.close();
+      } finally {
+        await listener.close();
+      }
+    });
 
     test('the user sees the app under connected apps and revoking it ends its tokens at once', async () => {
       const listener = await loopbackListener();

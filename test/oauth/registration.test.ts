@@ -4,11 +4,13 @@ import { engines } from '../support/databases.ts';
 import { register } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
+const DOCS_URL = 'https://docs.lyceum.example/integrations';
+
 for (const engine of engines) {
   describe(`dynamic client registration (${engine})`, () => {
     let server: TestServer;
     before(async () => {
-      server = await startTestServer(engine, { OAUTH_REGISTRATIONS_PER_HOUR: '1000' });
+      server = await startTestServer(engine, { OAUTH_REGISTRATIONS_PER_HOUR: '1000', DOCS_URL });
     });
     after(() => server.close());
 
@@ -51,20 +53,23 @@ for (const engine of engines) {
       assert.equal(body.client_secret_expires_at, 0);
     });
 
-    const refused: [string, string, RegExp][] = [
-      ['https', 'https://app.example/callback', /https URI.*registered integration/],
-      ['custom scheme', 'com.example.app:/callback', /scheme/],
-      ['localhost', 'http://localhost:8765/callback', /localhost; use http:\/\/127\.0\.0\.1/],
-      ['a fragment', 'http://127.0.0.1:8765/callback#frag', /fragment/],
-      ['no path', 'http://127.0.0.1:8765', /no path/],
-      ['no path before its query', 'http://127.0.0.1:8765?next=/x', /no path/],
-      ['no port', 'http://127.0.0.1/callback', /no port/],
-      ['a private address', 'http://192.168.1.10:8765/callback', /not a loopback/],
-      ['a public host', 'http://app.example:8765/callback', /not a loopback/],
-      ['credentials', 'http://user:pw@127.0.0.1:8765/callback', /credentials/],
-      ['not a URI', 'callback', /not an absolute URI/],
+    // A callback off the user's machine cannot be fixed by the client: it is told where to ask for an integration.
+    const integration = `needs a registered integration: ask for one at ${DOCS_URL}.`;
+    const refused: [string, string, RegExp, 'integration' | 'fix'][] = [
+      ['https', 'https://app.example/callback', /is an https URI/, 'integration'],
+      ['custom scheme', 'com.example.app:/callback', /scheme/, 'integration'],
+      ['localhost', 'http://localhost:8765/callback', /localhost; use http:\/\/127\.0\.0\.1/, 'fix'],
+      ['a fragment', 'http://127.0.0.1:8765/callback#frag', /fragment/, 'fix'],
+      ['no path', 'http://127.0.0.1:8765', /no path/, 'fix'],
+      ['no path before its query', 'http://127.0.0.1:8765?next=/x', /no path/, 'fix'],
+      ['no port', 'http://127.0.0.1/callback', /no port/, 'fix'],
+      ['a private address', 'http://192.168.1.10:8765/callback', /not a loopback/, 'integration'],
+      ['a public host', 'http://app.example:8765/callback', /not a loopback/, 'integration'],
+      ['another loopback-range address', 'http://127.0.0.2:8765/callback', /not a loopback/, 'fix'],
+      ['credentials', 'http://user:pw@127.0.0.1:8765/callback', /credentials/, 'fix'],
+      ['not a URI', 'callback', /not an absolute URI/, 'fix'],
     ];
-    for (const [name, uri, reason] of refused) {
+    for (const [name, uri, reason, advice] of refused) {
       test(`a redirect URI with ${name} is refused with invalid_redirect_uri`, async () => {
         const { status, body } = await register(server.url, {
           client_name: 'x',
@@ -80,6 +85,11 @@ for (const engine of engines) {
         assert.match(
           String(body.error_description),
           /http:\/\/127\.0\.0\.1:<port>\/<path> or http:\/\/\[::1\]:<port>\/<path>/,
+        );
+        assert.equal(
+          String(body.error_description).endsWith(integration),
+          advice === 'integration',
+          String(body.error_description),
         );
       });
     }

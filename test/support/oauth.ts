@@ -55,7 +55,12 @@ export function authorizeUrl(base: string, params: Record<string, string | undef
 export async function authorizeThroughForms(
   client: WebClient,
   url: string,
-  opts: { email?: string; password?: string; decision?: 'allow' | 'deny'; onConsent?: (html: string) => void } = {},
+  opts: {
+    email?: string;
+    password?: string;
+    decision?: 'allow' | 'deny';
+    onConsent?: (html: string, headers: Headers) => void;
+  } = {},
 ): Promise<{ location: URL; status: number; text: string }> {
   let next = new URL(url);
   for (let hop = 0; hop < 20; hop++) {
@@ -77,7 +82,7 @@ export async function authorizeThroughForms(
       continue;
     }
     if (next.pathname.startsWith('/oauth/interaction/') && response.status === 200) {
-      opts.onConsent?.(response.text);
+      opts.onConsent?.(response.text, response.headers);
       const posted = await client.postForm(`${next.pathname}/consent`, {
         _csrf: csrfOf(response.text),
         decision: opts.decision ?? 'allow',
@@ -117,12 +122,21 @@ export async function formPost(
   };
 }
 
-/** A real loopback listener, as a CLI would run, capturing the redirect the browser is sent to. */
-export async function loopbackListener(): Promise<{ port: number; next(): Promise<URL>; close(): Promise<void> }> {
+/**
+ * A real loopback listener, as a CLI would run, capturing the redirect the browser is sent to; on 127.0.0.1 or, with
+ * `host: '::1'`, on the IPv6 loopback. `origin` is how a redirect URI names it.
+ */
+export async function loopbackListener(host: '127.0.0.1' | '::1' = '127.0.0.1'): Promise<{
+  port: number;
+  origin: string;
+  next(): Promise<URL>;
+  close(): Promise<void>;
+}> {
   const waiting: ((url: URL) => void)[] = [];
   const received: URL[] = [];
+  let origin = '';
   const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${(server.address() as { port: number }).port}`);
+    const url = new URL(req.url ?? '/', origin);
     res
       .writeHead(200, { 'content-type': 'text/html' })
       .end('<!doctype html><title>Done</title><p>You can close this window.</p>');
@@ -130,9 +144,12 @@ export async function loopbackListener(): Promise<{ port: number; next(): Promis
     if (waiter) waiter(url);
     else received.push(url);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const port = (server.address() as { port: number }).port;
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    port: (server.address() as { port: number }).port,
+    port,
+    origin,
     next: () => {
       const ready = received.shift();
       return ready ? Promise.resolve(ready) : new Promise((resolve) => waiting.push(resolve));

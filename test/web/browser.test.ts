@@ -31,6 +31,15 @@ for (const engine of engines) {
         assert.match(await page.title(), /Browser Academy/);
         await shot('02-home-signed-in');
 
+        // A mistyped address shows the school's 404 page, not the API's JSON.
+        const missing = await page.goto(`${server.url}/no-such-page`);
+        assert.equal(missing?.status(), 404);
+        assert.match(await page.title(), /^Not found · Browser Academy$/);
+        assert.match((await page.textContent('main')) ?? '', /There is no page at \/no-such-page/);
+        assert.match((await page.textContent('header')) ?? '', /Signed in as Grace Owner/);
+        await shot('02b-not-found');
+        await page.goto(`${server.url}/`);
+
         await page.getByRole('link', { name: 'Sign out' }).click();
         await shot('03-signout');
         await page.getByRole('button', { name: 'Sign out' }).click();

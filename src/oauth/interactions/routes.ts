@@ -5,6 +5,7 @@ import { ApiError } from '../../http/errors.ts';
 import type { PageRenderer } from '../../web/page-context.ts';
 import { OAUTH_PATHS } from '../provider.ts';
 import { clearProviderSession } from '../provider-session.ts';
+import { formActionSourceFor, withFormAction } from '../redirect-csp.ts';
 import { partitionByRole } from '../scopes.ts';
 import { consentPage } from './consent-page.ts';
 
@@ -82,11 +83,12 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: { provider
           .split(' ')
           .filter(Boolean),
       );
-      const redirectOrigin = new URL(params.redirect_uri).origin;
       // Answering the form redirects to the app; browsers apply form-action to that redirect too.
       reply.header(
         'content-security-policy',
-        `default-src 'self'; base-uri 'none'; form-action 'self' ${redirectOrigin}; frame-ancestors 'none'; img-src 'self' data: https:; object-src 'none'; script-src 'self'; style-src 'self'`,
+        withFormAction(String(reply.getHeader('content-security-policy') ?? ''), [
+          formActionSourceFor(params.redirect_uri),
+        ]),
       );
       return render(
         request,
