@@ -109,11 +109,16 @@ The MCP server speaks Streamable HTTP at \`${r.mcp}\`.
 - Every API operation is also a tool, named by its OpenAPI \`operationId\` (for example \`listCourses\`) and needing
   the same scope.
 - Calling a tool that needs a scope without a token answers HTTP 401 with
-  \`WWW-Authenticate: Bearer resource_metadata="${mcpMetadata}", scope="<the tool's scope>"\`.
-  MCP clients follow it to this authorization server by themselves: protected resource metadata, then authorization
-  server metadata, registration and the flow above.
-- A token that lacks the tool's scope gets 403 \`insufficient_scope\`, naming the scope to step up to: authorize
-  again asking for it.
+  \`WWW-Authenticate: Bearer scope="<scopes>", resource_metadata="${mcpMetadata}"\`, where the scopes are the
+  tool's scope and, for a write, its area's read scope (\`courses:read courses:write\`), so that one consent also
+  covers reading back what the agent writes. MCP clients follow it to this authorization server by themselves:
+  protected resource metadata, then authorization server metadata, registration and the flow above.
+- A token that lacks the tool's scope gets 403 \`insufficient_scope\` with \`error="insufficient_scope"\` and a
+  \`scope\` naming the token's scopes plus the missing one: authorize again asking for them (step-up). When the
+  person's role can never hold the scope (a student and a \`:write\` scope), the 403 carries no step-up challenge
+  and its \`error_description\` lists what the role may grant.
+- Rule failures (not found, conflicts, invalid arguments) are tool results with \`isError: true\` whose text is the
+  \`{"error", "error_description"}\` object.
 - Tokens requested with \`resource=${r.mcp}\` (or \`${r.api}\`) are accepted there.
 
 ## Scopes

@@ -13,7 +13,10 @@ export function agentDocuments(deps: { config: Config; db: Db; school: SchoolSto
       url: url('/auth.md'),
       title: 'How to authenticate (OAuth 2.1, PKCE, scopes)',
       mimeType: 'text/markdown',
-      load: async () => authMarkdown(deps.config, (await deps.school.get(deps.db))?.name),
+      load: async () => {
+        const school = await deps.school.get(deps.db);
+        return authMarkdown(deps.config, { name: school?.name, supportEmail: school?.support_email });
+      },
     },
   ];
 }

@@ -63,12 +63,15 @@ describe('/auth.md', () => {
     assert.match(mcp, /Anonymous callers \(no token\) can list every tool and call the catalog tools/);
     assert.ok(
       mcp.includes(
-        `HTTP 401 with\n  \`WWW-Authenticate: Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="`,
+        `HTTP 401 with\n  \`WWW-Authenticate: Bearer scope="<scopes>", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"\``,
       ),
       mcp,
     );
     assert.match(mcp, /MCP clients follow it to this authorization server by themselves/);
-    assert.match(mcp, /403 `insufficient_scope`, naming the scope to step up to/);
+    assert.match(mcp, /403 `insufficient_scope` with `error="insufficient_scope"`/);
+    assert.match(mcp, /\(step-up\)/);
+    assert.match(mcp, /carries no step-up challenge/);
+    assert.match(mcp, /tool results with `isError: true`/);
     assert.ok(mcp.includes(`\`resource=${base}/mcp\` (or \`${base}\`) are accepted there`));
     assert.match(mcp, /named by its OpenAPI `operationId`/);
   });
