@@ -266,6 +266,24 @@ for (const engine of engines) {
       assert.ok(unknownTool.json().error, unknownTool.text);
     });
 
+    test('tools/list pages by cursor: one page today, a later page on request, a bad cursor refused', async () => {
+      const first = (await mcpPost(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).json().result as {
+        tools: { name: string }[];
+        nextCursor?: string;
+      };
+      assert.ok(first.tools.length > 50 && first.tools.length <= 100, `${first.tools.length} tools`);
+      assert.equal(first.nextCursor, undefined);
+      const later = (
+        await mcpPost(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: '10' } })
+      ).json().result as { tools: { name: string }[] };
+      assert.deepEqual(
+        later.tools.map((t) => t.name),
+        first.tools.slice(10).map((t) => t.name),
+      );
+      const bad = await mcpPost(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 'x' } });
+      assert.equal((bad.json().error as { code: number }).code, -32602);
+    });
+
     test('resources: the agent documents and each public course; prompts', async () => {
       const client = await legacyClient(server.url);
       const { resources } = await client.listResources();
