@@ -215,6 +215,16 @@ for (const engine of engines) {
       assert.equal(read.status, 200);
     });
 
+    test('an outside request cannot borrow the in-process call header: it is served as any other', async () => {
+      const forged = await apiClient(server.url).post(
+        '/api/v1/courses',
+        { title: 'Forged' },
+        { 'x-lyceum-internal-call': 'AAAAAAAAAAAAAAAAAAAAAA' },
+      );
+      assert.equal(forged.status, 403);
+      assert.equal(forged.body.error, 'insufficient_scope');
+    });
+
     test('an invalid token is 401 invalid_token, whatever the method', async () => {
       const response = await mcpPost(server.url, toolCall('listCourses'), {
         authorization: 'Bearer not-a-real-token-at-all',
