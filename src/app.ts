@@ -11,6 +11,8 @@ import { schoolStore } from './areas/school/store.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './db/clock.ts';
 import type { Database } from './db/connect.ts';
+import { catalogStore } from './discovery/catalog-store.ts';
+import { discoveryDocuments } from './discovery/documents.ts';
 import { registerOpenApi } from './discovery/openapi.ts';
 import { registerDiscoveryRoutes } from './discovery/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
@@ -172,7 +174,15 @@ export async function buildApp(deps: AppDeps) {
   await mountProvider(app, { provider, limiter, registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR });
   registerUserinfo(app, { verify: verifyAccessToken, baseUrl: config.BASE_URL });
   registerProtectedResourceMetadata(app, { baseUrl: config.BASE_URL });
-  registerDiscoveryRoutes(app, { config, db, school });
+  const documents = discoveryDocuments({
+    db,
+    clock,
+    baseUrl: config.BASE_URL,
+    school,
+    store: catalogStore(),
+    ttlMs: config.DOCS_CACHE_SECONDS * 1000,
+  });
+  registerDiscoveryRoutes(app, { config, db, school, documents });
   registerAssetRoutes(app);
   const internal = internalCalls();
   await app.register(async (api: FastifyInstance) => {
@@ -180,6 +190,10 @@ export async function buildApp(deps: AppDeps) {
     installGuard(api, { verify: verifyAccessToken, baseUrl: config.BASE_URL, internalCalls: internal });
     installIdempotency(api, { db, clock });
     installResponseCache(api, responses);
+    // A write through the API (REST or MCP) may change what the generated agent documents show.
+    api.addHook('onResponse', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) documents.invalidate();
+    });
     registerAreaRoutes(api, areas);
   });
   // Every API operation is an MCP tool, derived from the routes registered just above.
@@ -188,7 +202,7 @@ export async function buildApp(deps: AppDeps) {
     version: APP_VERSION,
     areas,
     operations: operationTools(routes),
-    documents: agentDocuments({ config, db, school }),
+    documents: agentDocuments({ config, db, school, documents }),
     callOperation: operationCaller({ app, internalCalls: internal }),
     maxBodyBytes: config.BODY_LIMIT_BYTES,
     onError: (error) => app.log.error({ err: error }, 'MCP request failed'),
@@ -207,7 +221,19 @@ export async function buildApp(deps: AppDeps) {
 
   return {
     app,
-    services: { setup, sessions, signin, users, school, provider, verifyAccessToken, connectedApps, areas, mcp },
+    services: {
+      setup,
+      sessions,
+      signin,
+      users,
+      school,
+      provider,
+      verifyAccessToken,
+      connectedApps,
+      areas,
+      mcp,
+      documents,
+    },
     routes,
   };
 }

@@ -119,6 +119,13 @@ export const ConfigSchema = Type.Object(
       description:
         'Micro-cache of the catalog list for anonymous callers and staff, in milliseconds (0 turns it off). A change on an instance clears its cache at once; other instances show it within this time.',
     }),
+    DOCS_CACHE_SECONDS: Type.Integer({
+      minimum: 0,
+      maximum: 3600,
+      default: 60,
+      description:
+        'How long an instance keeps a generated /llms.txt, /llms-full.txt or /pricing.md (0 regenerates on every request). A write through the API on an instance clears them at once; other instances show it within this time.',
+    }),
     OAUTH_REGISTRATIONS_PER_HOUR: Type.Integer({
       minimum: 1,
       maximum: 100000,

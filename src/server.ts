@@ -50,6 +50,9 @@ export async function startServer(
   const publishDue = () =>
     services.areas.posts
       .publishDue()
+      .then((published) => {
+        if (published > 0) services.documents.invalidate();
+      })
       .catch((error: unknown) => app.log.error({ err: error }, 'publishing scheduled posts failed'));
   await publishDue();
   const scheduler = setInterval(publishDue, 15_000);

@@ -1,3 +1,5 @@
+import { formatDuration, formatMoney } from '../discovery/money.ts';
+
 type OutlineLesson = { title: string; type: string; duration_s: number | null; is_preview: boolean };
 type CourseOutline = {
   course: {
@@ -12,14 +14,6 @@ type CourseOutline = {
   total_duration_s: number;
 };
 
-/** Integer minor units in the currency's own number of decimals (JPY has none, EUR two). */
-function formatMoney(money: { amount: number; currency: string }): string {
-  const format = new Intl.NumberFormat('en', { style: 'currency', currency: money.currency });
-  return format.format(money.amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-}
-
-const minutes = (seconds: number) => `${Math.max(1, Math.round(seconds / 60))} min`;
-
 /** One public course as a Markdown resource: what it is, what it costs and its outline. */
 export function courseMarkdown(outline: Record<string, unknown>, baseUrl: string): string {
   const { course, sections, lesson_count, total_duration_s } = outline as unknown as CourseOutline;
@@ -29,7 +23,7 @@ export function courseMarkdown(outline: Record<string, unknown>, baseUrl: string
     '',
     ...(course.subtitle ? [`> ${course.subtitle}`, ''] : []),
     `- Price: ${price}`,
-    `- Lessons: ${lesson_count}${total_duration_s ? `, ${minutes(total_duration_s)} in all` : ''}`,
+    `- Lessons: ${lesson_count}${total_duration_s ? `, ${formatDuration(total_duration_s)} in all` : ''}`,
     `- API: ${baseUrl}/api/v1/courses/${course.id}`,
     '',
     course.description,
@@ -42,7 +36,7 @@ export function courseMarkdown(outline: Record<string, unknown>, baseUrl: string
     for (const lesson of section.lessons) {
       const notes = [
         lesson.type,
-        lesson.duration_s ? minutes(lesson.duration_s) : '',
+        lesson.duration_s ? formatDuration(lesson.duration_s) : '',
         lesson.is_preview ? 'free preview' : '',
       ]
         .filter(Boolean)

@@ -298,7 +298,17 @@ for (const engine of engines) {
       const client = await legacyClient(server.url);
       const { resources } = await client.listResources();
       const uris = resources.map((r) => r.uri);
-      assert.ok(uris.includes(`${server.url}/auth.md`), uris.join(' '));
+      for (const document of ['auth.md', 'llms.txt', 'pricing.md'])
+        assert.ok(uris.includes(`${server.url}/${document}`), uris.join(' '));
+      const llms = await client.readResource({ uri: `${server.url}/llms.txt` });
+      assert.equal(
+        (llms.contents[0] as { text: string }).text,
+        await (await fetch(`${server.url}/llms.txt`)).text(),
+        'the same document as over HTTP',
+      );
+      const pricing = resultJson(await client.callTool({ name: 'getPricing', arguments: {} }));
+      assert.equal(pricing.url, `${server.url}/pricing.md`);
+      assert.match(String(pricing.markdown), /\| Astronomy for Beginners \| free \|/);
       assert.ok(uris.includes(`${server.url}/courses/${published.slug}`));
       assert.ok(!uris.includes(`${server.url}/courses/${draft.slug}`), 'drafts are not resources');
       const auth = await client.readResource({ uri: `${server.url}/auth.md` });

@@ -1,0 +1,139 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/tables.ts';
+
+/** What one course contributes to the agent documents: public facts and its published curriculum's size. */
+export type CatalogCourse = {
+  id: string;
+  title: string;
+  slug: string;
+  subtitle: string;
+  description: string;
+  price: { amount: number; currency: string } | null;
+  updated_at: string;
+};
+
+export type CourseSize = { lessons: number; duration_s: number };
+
+/** The reads behind /llms.txt, /llms-full.txt and /pricing.md: only what anonymous callers may see. */
+export function catalogStore() {
+  const publicCourses = (db: Db) =>
+    db.selectFrom('courses').where('status', '=', 'published').where('visibility', '=', 'public');
+  const toCourse = (row: {
+    id: string;
+    title: string;
+    slug: string;
+    subtitle: string;
+    description: string;
+    price_amount: number | null;
+    price_currency: string | null;
+    updated_at: string;
+  }): CatalogCourse => ({
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    subtitle: row.subtitle,
+    description: row.description,
+    price:
+      row.price_amount === null || row.price_currency === null
+        ? null
+        : { amount: Number(row.price_amount), currency: row.price_currency },
+    updated_at: row.updated_at,
+  });
+  const courseColumns = [
+    'id',
+    'title',
+    'slug',
+    'subtitle',
+    'description',
+    'price_amount',
+    'price_currency',
+    'updated_at',
+  ] as const;
+
+  return {
+    /** The newest public courses (ids are time-ordered), at most `limit`, and how many there are in all. */
+    async newestCourses(db: Db, limit: number | undefined) {
+      let query = publicCourses(db).select(courseColumns).orderBy('id', 'desc');
+      if (limit !== undefined) query = query.limit(limit);
+      const [rows, count] = await Promise.all([
+        query.execute(),
+        publicCourses(db)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { courses: rows.map(toCourse), total: Number(count.n) };
+    },
+
+    /** Published lessons in published sections, and their total duration, per public course: one aggregate query. */
+    async courseSizes(db: Db, courseIds?: string[]): Promise<Map<string, CourseSize>> {
+      if (courseIds && courseIds.length === 0) return new Map();
+      let query = db
+        .selectFrom('lessons as l')
+        .innerJoin('sections as s', 's.id', 'l.section_id')
+        .innerJoin('courses as c', 'c.id', 'l.course_id')
+        .where('l.status', '=', 'published')
+        .where('s.status', '=', 'published')
+        .where('c.status', '=', 'published')
+        .where('c.visibility', '=', 'public')
+        .select([
+          'l.course_id',
+          (eb) => eb.fn.countAll<number>().as('lessons'),
+          (eb) => eb.fn.coalesce(eb.fn.sum<number>('l.duration_s'), sql<number>`0`).as('duration_s'),
+        ])
+        .groupBy('l.course_id');
+      if (courseIds) query = query.where('l.course_id', 'in', courseIds);
+      const rows = await query.execute();
+      return new Map(rows.map((r) => [r.course_id, { lessons: Number(r.lessons), duration_s: Number(r.duration_s) }]));
+    },
+
+    /** Section and lesson titles of the given courses, in order, for the outlines of /llms-full.txt. */
+    async outlines(db: Db, courseIds: string[]) {
+      if (courseIds.length === 0) return [];
+      return db
+        .selectFrom('lessons as l')
+        .innerJoin('sections as s', 's.id', 'l.section_id')
+        .where('l.course_id', 'in', courseIds)
+        .where('l.status', '=', 'published')
+        .where('s.status', '=', 'published')
+        .select([
+          'l.course_id',
+          's.id as section_id',
+          's.title as section_title',
+          'l.title',
+          'l.type',
+          'l.duration_s',
+          'l.is_preview',
+        ])
+        .orderBy('l.course_id')
+        .orderBy('s.position')
+        .orderBy('l.position')
+        .execute();
+    },
+
+    async newestPosts(db: Db, limit: number) {
+      const published = db.selectFrom('posts').where('status', '=', 'published').where('visibility', '=', 'public');
+      const [rows, count] = await Promise.all([
+        published
+          .select(['id', 'title', 'slug', 'excerpt', 'published_at', 'updated_at'])
+          .orderBy('published_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .execute(),
+        published.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { posts: rows, total: Number(count.n) };
+    },
+
+    async pages(db: Db, limit: number) {
+      return db
+        .selectFrom('pages')
+        .where('status', '=', 'published')
+        .select(['id', 'title', 'slug', 'seo_description', 'updated_at'])
+        .orderBy('title')
+        .limit(limit)
+        .execute();
+    },
+  };
+}
+
+export type CatalogStore = ReturnType<typeof catalogStore>;

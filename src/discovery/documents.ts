@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import type { SchoolStore } from '../areas/school/store.ts';
+import type { Clock } from '../db/clock.ts';
+import type { Db } from '../db/tables.ts';
+import type { CatalogStore } from './catalog-store.ts';
+import { LLMS_TXT_LIMIT, llmsTxt, type OutlineSection } from './llms-txt.ts';
+import { pricingMd } from './pricing-md.ts';
+
+/** A generated document with what HTTP caches need: a strong ETag of its bytes and when it last changed. */
+export type GeneratedDocument = { body: string; etag: string; lastModified: Date };
+
+/**
+ * /llms.txt, /llms-full.txt and /pricing.md, generated from the live catalog (bounded queries for the llms files; for
+ * pricing.md every public course, with one aggregate for lesson counts). A generated document is kept `ttlMs` and
+ * dropped at once by `invalidate()`, which every write through the API on this instance calls; other instances show
+ * a change within `ttlMs`. pricing.md must list every course, so at 100,000 courses it is ~10 MB and half a second to
+ * build: generating it per request would let anyone stall the event loop. Last-Modified is when this instance first
+ * produced the current bytes, which keeps If-Modified-Since exact whatever changed (a course, a lesson, a deletion).
+ */
+export function discoveryDocuments(deps: {
+  db: Db;
+  clock: Clock;
+  baseUrl: string;
+  school: SchoolStore;
+  store: CatalogStore;
+  ttlMs: number;
+}) {
+  const { db, store } = deps;
+  const seen = new Map<string, { etag: string; since: Date }>();
+  const kept = new Map<string, { document: Promise<GeneratedDocument>; until: number }>();
+
+  /** One generation at a time per document: concurrent requests share it instead of each building 10 MB. */
+  function cached(name: string, generate: () => Promise<string>): Promise<GeneratedDocument> {
+    const now = deps.clock.now().getTime();
+    const entry = kept.get(name);
+    if (entry && entry.until > now) return entry.document;
+    const document = generate().then((body) => stamp(name, body));
+    if (deps.ttlMs > 0) {
+      kept.set(name, { document, until: now + deps.ttlMs });
+      document.catch(() => kept.delete(name));
+    }
+    return document;
+  }
+
+  function stamp(name: string, body: string): GeneratedDocument {
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+    let known = seen.get(name);
+    if (known?.etag !== etag) {
+      // HTTP dates have whole seconds; a date in the future of the body would make If-Modified-Since lie.
+      known = { etag, since: new Date(Math.floor(deps.clock.now().getTime() / 1000) * 1000) };
+      seen.set(name, known);
+    }
+    return { body, etag, lastModified: known.since };
+  }
+
+  async function llms(full: boolean) {
+    const [school, courses, posts, pages] = await Promise.all([
+      deps.school.get(db),
+      store.newestCourses(db, LLMS_TXT_LIMIT),
+      store.newestPosts(db, LLMS_TXT_LIMIT),
+      store.pages(db, LLMS_TXT_LIMIT),
+    ]);
+    const ids = courses.courses.map((c) => c.id);
+    const sizes = await store.courseSizes(db, ids);
+    let outlines: Map<string, OutlineSection[]> | undefined;
+    if (full) {
+      outlines = new Map();
+      for (const row of await store.outlines(db, ids)) {
+        const sections = outlines.get(row.course_id) ?? [];
+        let section: OutlineSection | undefined = sections.at(-1);
+        if (section?.id !== row.section_id) {
+          section = { id: row.section_id, title: row.section_title, lessons: [] };
+          sections.push(section);
+        }
+        section.lessons.push({
+          title: row.title,
+          type: row.type,
+          duration_s: row.duration_s,
+          is_preview: Number(row.is_preview) === 1,
+        });
+        outlines.set(row.course_id, sections);
+      }
+    }
+    return llmsTxt({
+      baseUrl: deps.baseUrl,
+      school,
+      courses: { items: courses.courses, total: courses.total },
+      posts: { items: posts.posts, total: posts.total },
+      pages,
+      sizes,
+      outlines,
+    });
+  }
+
+  return {
+    llmsTxt: () => cached('llms.txt', () => llms(false)),
+    llmsFullTxt: () => cached('llms-full.txt', () => llms(true)),
+    pricingMd: () =>
+      cached('pricing.md', async () => {
+        const [school, courses, sizes] = await Promise.all([
+          deps.school.get(db),
+          store.newestCourses(db, undefined),
+          store.courseSizes(db),
+        ]);
+        return pricingMd({ baseUrl: deps.baseUrl, school, courses: courses.courses, sizes });
+      }),
+    /** Called after every successful write through the API on this instance. */
+    invalidate() {
+      kept.clear();
+    },
+  };
+}
+
+export type DiscoveryDocuments = ReturnType<typeof discoveryDocuments>;
