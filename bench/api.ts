@@ -3,65 +3,15 @@
  * GET /api/v1/courses, and the same with a valid bearer token, on SQLite and PostgreSQL with 10,000 courses stored.
  */
 import autocannon from 'autocannon';
-import { loadConfig } from '../src/config.ts';
-import { connectDatabase } from '../src/db/connect.ts';
-import { newId } from '../src/db/ids.ts';
-import { hashPassword } from '../src/security/passwords.ts';
 import { tokenFor } from '../test/support/api.ts';
 import type { TestServer } from '../test/support/server.ts';
 import { completeSetup } from '../test/support/web-client.ts';
+import { seedCatalog } from './seed.ts';
 import { benchEngines, type Engine, spawnServer, table } from './support.ts';
 
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const COURSES = Number(process.env.BENCH_COURSES ?? 10_000);
-
-async function seed(databaseUrl: string) {
-  const database = connectDatabase(loadConfig({ DATABASE_URL: databaseUrl }).database);
-  const at = Date.now() - COURSES * 1000;
-  for (let start = 0; start < COURSES; start += 500) {
-    const rows = Array.from({ length: Math.min(500, COURSES - start) }, (_, k) => {
-      const i = start + k;
-      const created = new Date(at + i * 1000).toISOString();
-      return {
-        id: newId('crs', at + i * 1000),
-        title: `Course ${i}: a study of things`,
-        slug: `course-${i}`,
-        subtitle: 'Learn it properly',
-        description: 'A course with a description of a believable length, long enough to look like a real one.',
-        cover_url: null,
-        lecturer_ids: '[]',
-        price_amount: i % 3 === 0 ? null : 1900 + (i % 50) * 100,
-        price_currency: i % 3 === 0 ? null : 'EUR',
-        status: i % 10 === 0 ? ('draft' as const) : ('published' as const),
-        visibility: 'public' as const,
-        enrollment_open: 1 as const,
-        published_at: created,
-        created_at: created,
-        updated_at: created,
-      };
-    });
-    await database.db.insertInto('courses').values(rows).execute();
-  }
-  const staff = { id: newId('usr'), email: 'bench.staff@school.test', password: 'bench staff password' };
-  const now = new Date().toISOString();
-  await database.db
-    .insertInto('users')
-    .values({
-      id: staff.id,
-      email: staff.email,
-      name: 'Bench Staff',
-      role: 'staff',
-      status: 'active',
-      password_hash: await hashPassword(staff.password),
-      locale: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  await database.close();
-  return staff;
-}
 
 async function measure(url: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
@@ -76,7 +26,7 @@ async function prepare(engine: Engine, env: Record<string, string>) {
     ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
   });
   await completeSetup(server.url, server.setupUrl ?? '');
-  const staff = await seed(server.databaseUrl);
+  const staff = await seedCatalog(server.databaseUrl, COURSES);
   const token = await tokenFor({ url: server.url } as TestServer, staff, 'courses:read');
   await measure(`${server.url}/api/v1/courses`); // warm-up: JIT, statement caches, pool
   return { server, token, list: `${server.url}/api/v1/courses` };
