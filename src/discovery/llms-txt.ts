@@ -1,5 +1,5 @@
 import type { CatalogCourse, CourseSize } from './catalog-store.ts';
-import { formatDuration, formatMoney } from './money.ts';
+import { formatDuration, formatMoney, lessonFacts } from './catalog-text.ts';
 
 /** How many courses and posts /llms.txt and /llms-full.txt list; the rest is paged through the API. */
 export const LLMS_TXT_LIMIT = 50;
@@ -18,10 +18,7 @@ export type LlmsTxtData = {
   pages: { id: string; title: string; slug: string; seo_description: string | null }[];
   sizes: Map<string, CourseSize>;
   /** With /llms-full.txt: each course's outline. */
-  outlines?: Map<
-    string,
-    { title: string; lessons: { title: string; type: string; duration_s: number | null; is_preview: boolean }[] }[]
-  >;
+  outlines?: Map<string, OutlineSection[]>;
 };
 
 /** A Markdown link line of the llmstxt.org shape; brackets in titles would end the link text early. */
@@ -85,14 +82,7 @@ export function llmsTxt(data: LlmsTxtData): string {
       for (const section of outline ?? []) {
         lines.push('', `  ${section.title}:`);
         for (const lesson of section.lessons) {
-          const notes = [
-            lesson.type,
-            lesson.duration_s ? formatDuration(lesson.duration_s) : '',
-            lesson.is_preview ? 'free preview' : '',
-          ]
-            .filter(Boolean)
-            .join(', ');
-          lines.push(`  - ${lesson.title} (${notes})`);
+          lines.push(`  - ${lesson.title} (${lessonFacts(lesson)})`);
         }
       }
       lines.push('');

@@ -1,5 +1,5 @@
 import type { CatalogCourse, CourseSize } from './catalog-store.ts';
-import { formatDuration, formatMoney } from './money.ts';
+import { formatDuration, formatMoney } from './catalog-text.ts';
 
 export type PricingData = {
   baseUrl: string;

@@ -6,7 +6,7 @@ import { isScope } from '../oauth/scopes.ts';
 import { sendError } from './error-handler.ts';
 import { ApiError } from './errors.ts';
 import { INTERNAL_CALL_HEADER, type InternalCalls } from './internal-calls.ts';
-import { ANONYMOUS, effectiveScopes, type Principal } from './principal.ts';
+import { ANONYMOUS, type Principal, tokenPrincipal } from './principal.ts';
 import { bearerChallenge } from './www-authenticate.ts';
 
 declare module 'fastify' {
@@ -96,37 +96,15 @@ export function installGuard(
     return sendError(request, reply, new ApiError(error, description));
   };
 
-  app.addHook('preValidation', async (request, reply) => {
-    const config = request.routeOptions.config;
-    if (!config.scope) return;
+  /** Who is calling: the principal an in-process call was issued for, else the bearer token (or nobody). */
+  async function resolve(request: FastifyRequest, reply: FastifyReply, scope: Scope): Promise<Principal | undefined> {
     const internal = request.headers[INTERNAL_CALL_HEADER];
-    if (typeof internal === 'string' && deps.internalCalls) {
-      const principal = deps.internalCalls.take(internal);
-      if (principal) {
-        request.principal = principal;
-        if (principal.kind === 'user' && !principal.scopes.has(config.scope))
-          return challenge(
-            request,
-            reply,
-            'insufficient_scope',
-            `This operation needs the ${config.scope} scope.`,
-            config.scope,
-          );
-        if (principal.kind === 'anonymous' && !config.anonymous)
-          return challenge(
-            request,
-            reply,
-            'insufficient_scope',
-            `This operation needs a token with the ${config.scope} scope.`,
-            config.scope,
-          );
-        return;
-      }
-    }
+    const issued = typeof internal === 'string' ? deps.internalCalls?.take(internal) : undefined;
+    if (issued) return issued;
     const query = request.query as Record<string, unknown> | undefined;
     const body = request.body as Record<string, unknown> | undefined;
     if (query?.access_token !== undefined || (body && typeof body === 'object' && 'access_token' in body)) {
-      return sendError(
+      return void sendError(
         request,
         reply,
         new ApiError(
@@ -137,58 +115,43 @@ export function installGuard(
     }
     const { token, malformed } = bearerToken(request.headers.authorization);
     if (malformed)
-      return challenge(
+      return void challenge(
         request,
         reply,
         'invalid_token',
         'The Authorization header must be "Bearer <access token>".',
-        config.scope,
+        scope,
       );
-    if (!token) {
-      request.principal = ANONYMOUS;
-      if (config.anonymous) return;
-      return challenge(
-        request,
-        reply,
-        'insufficient_scope',
-        `This operation needs a token with the ${config.scope} scope.`,
-        config.scope,
-      );
-    }
+    if (!token) return ANONYMOUS;
     const verified = await deps.verify(token);
     if (!verified)
-      return challenge(
-        request,
-        reply,
-        'invalid_token',
-        'The access token is invalid, expired or revoked.',
-        config.scope,
-      );
-    if (verified.audience !== deps.baseUrl) {
-      return challenge(
+      return void challenge(request, reply, 'invalid_token', 'The access token is invalid, expired or revoked.', scope);
+    if (verified.audience !== deps.baseUrl)
+      return void challenge(
         request,
         reply,
         'invalid_token',
         `The access token is not for this API; request it with resource=${deps.baseUrl}.`,
-        config.scope,
+        scope,
       );
-    }
-    const scopes = effectiveScopes(verified.role, verified.scopes);
-    request.principal = {
-      kind: 'user',
-      userId: verified.userId,
-      role: verified.role,
-      clientId: verified.clientId,
-      scopes,
-    };
-    if (!scopes.has(config.scope)) {
-      return challenge(
-        request,
-        reply,
-        'insufficient_scope',
-        `This operation needs the ${config.scope} scope.`,
-        config.scope,
-      );
-    }
+    return tokenPrincipal(verified);
+  }
+
+  app.addHook('preValidation', async (request, reply) => {
+    const config = request.routeOptions.config;
+    if (!config.scope) return;
+    const principal = await resolve(request, reply, config.scope);
+    if (!principal) return reply;
+    request.principal = principal;
+    if (principal.kind === 'anonymous' ? config.anonymous : principal.scopes.has(config.scope)) return;
+    return challenge(
+      request,
+      reply,
+      'insufficient_scope',
+      principal.kind === 'anonymous'
+        ? `This operation needs a token with the ${config.scope} scope.`
+        : `This operation needs the ${config.scope} scope.`,
+      config.scope,
+    );
   });
 }

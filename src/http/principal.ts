@@ -1,4 +1,5 @@
 import type { Role } from '../identity/schema.ts';
+import type { TokenPrincipal } from '../oauth/access-tokens.ts';
 import { roleMayGrant, type Scope } from '../oauth/scopes.ts';
 
 /** Who is calling: nobody (no Authorization header), or a user through an app's token. */
@@ -13,6 +14,17 @@ export function effectiveScopes(role: Role, granted: Iterable<string>): Set<Scop
   const scopes = new Set<Scope>();
   for (const scope of granted) if (roleMayGrant(role, scope)) scopes.add(scope as Scope);
   return scopes;
+}
+
+/** The principal of a verified access token: its user, through its app, with its scopes ∩ the user's role. */
+export function tokenPrincipal(token: Pick<TokenPrincipal, 'userId' | 'role' | 'clientId' | 'scopes'>): Principal {
+  return {
+    kind: 'user',
+    userId: token.userId,
+    role: token.role,
+    clientId: token.clientId,
+    scopes: effectiveScopes(token.role, token.scopes),
+  };
 }
 
 export const isStaff = (p: Principal): boolean => p.kind === 'user' && (p.role === 'owner' || p.role === 'staff');

@@ -1,4 +1,4 @@
-import { formatDuration, formatMoney } from '../discovery/money.ts';
+import { formatDuration, formatMoney, lessonFacts } from '../discovery/catalog-text.ts';
 
 type OutlineLesson = { title: string; type: string; duration_s: number | null; is_preview: boolean };
 type CourseOutline = {
@@ -34,14 +34,7 @@ export function courseMarkdown(outline: Record<string, unknown>, baseUrl: string
   for (const section of sections) {
     lines.push(`### ${section.title}`, '');
     for (const lesson of section.lessons) {
-      const notes = [
-        lesson.type,
-        lesson.duration_s ? formatDuration(lesson.duration_s) : '',
-        lesson.is_preview ? 'free preview' : '',
-      ]
-        .filter(Boolean)
-        .join(', ');
-      lines.push(`- ${lesson.title} (${notes})`);
+      lines.push(`- ${lesson.title} (${lessonFacts(lesson)})`);
     }
     lines.push('');
   }

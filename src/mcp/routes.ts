@@ -1,6 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ANONYMOUS, effectiveScopes, type Principal } from '../http/principal.ts';
+import { ANONYMOUS, type Principal, tokenPrincipal } from '../http/principal.ts';
 import { bearerChallenge } from '../http/www-authenticate.ts';
 import { type AccessTokenVerifier, bearerToken } from '../oauth/access-tokens.ts';
 import { resourceIdentifiers } from '../oauth/provider.ts';
@@ -107,13 +107,7 @@ export async function registerMcpRoutes(
         error: 'invalid_token',
         description: `The access token is not for this server; request it with resource=${resources.mcp}.`,
       });
-    return {
-      kind: 'user',
-      userId: verified.userId,
-      role: verified.role,
-      clientId: verified.clientId,
-      scopes: effectiveScopes(verified.role, verified.scopes),
-    };
+    return tokenPrincipal(verified);
   }
 
   /** The scope a tools/call needs and the caller lacks, if any. */

@@ -1,36 +1,19 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { runNodeCli } from '../support/cli.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const require = createRequire(import.meta.url);
 const CLI = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist/index.js');
 const EXPECTED_FAILURES = resolve('test/mcp/conformance-expected-failures.yml');
 
-/** Runs the official MCP conformance suite's CLI (a client we did not write) against the server. */
-function conformance(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((done, fail) => {
-    // It writes a results/ folder where it runs: keep that out of the repository.
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: mkdtempSync(join(tmpdir(), 'mcp-conformance-')) });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    const timer = setTimeout(() => child.kill(), 120_000);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, output });
-    });
-  });
+/** The official MCP conformance suite's CLI (a client we did not write), against the server. */
+async function conformance(args: string[]) {
+  const { code, stdout, stderr } = await runNodeCli(CLI, args);
+  return { code, output: stdout + stderr };
 }
 
 describe('the MCP conformance suite (@modelcontextprotocol/conformance)', () => {

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { runNodeCli } from '../support/cli.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const require = createRequire(import.meta.url);
@@ -14,31 +12,8 @@ const LAUNCHER = join(
   'clients/launcher/build/index.js',
 );
 
-/** The MCP Inspector's CLI, as a person would run it, with its catalog and auth storage in a scratch folder. */
-function inspector(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const home = mkdtempSync(join(tmpdir(), 'mcp-inspector-'));
-    const child = spawn(process.execPath, [LAUNCHER, '--cli', ...args], {
-      cwd: home,
-      env: { ...process.env, HOME: home, MCP_CATALOG_PATH: join(home, 'mcp.json') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill(), 60_000);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
+/** The MCP Inspector's CLI, as a person would run it (its catalog and stored auth in a scratch folder). */
+const inspector = (args: string[]) => runNodeCli(LAUNCHER, ['--cli', ...args], { timeoutMs: 60_000 });
 
 describe('the MCP Inspector CLI against /mcp', () => {
   let server: TestServer;
