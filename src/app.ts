@@ -192,7 +192,10 @@ export async function buildApp(deps: AppDeps) {
     installResponseCache(api, responses);
     // A write through the API (REST or MCP) may change what the generated agent documents show.
     api.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) documents.invalidate();
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+        documents.invalidate();
+        responses.clear('mcp');
+      }
     });
     registerAreaRoutes(api, areas);
   });
@@ -207,7 +210,7 @@ export async function buildApp(deps: AppDeps) {
     maxBodyBytes: config.BODY_LIMIT_BYTES,
     onError: (error) => app.log.error({ err: error }, 'MCP request failed'),
   });
-  await registerMcpRoutes(app, { mcp, verify: verifyAccessToken, baseUrl: config.BASE_URL });
+  await registerMcpRoutes(app, { mcp, verify: verifyAccessToken, baseUrl: config.BASE_URL, responses });
   await app.register(async (pages: FastifyInstance) => {
     registerViewer(pages, { sessions, cookie: cookie_ });
     registerHomePage(pages, { setup, render });

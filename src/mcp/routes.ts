@@ -1,6 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ANONYMOUS, type Principal, tokenPrincipal } from '../http/principal.ts';
+import { ANONYMOUS, isStaff, type Principal, tokenPrincipal } from '../http/principal.ts';
+import type { ResponseCache } from '../http/response-cache.ts';
 import { bearerChallenge } from '../http/www-authenticate.ts';
 import { type AccessTokenVerifier, bearerToken } from '../oauth/access-tokens.ts';
 import { resourceIdentifiers } from '../oauth/provider.ts';
@@ -8,6 +9,22 @@ import { ALL_SCOPES, isScope, roleMayGrant, type Scope } from '../oauth/scopes.t
 import type { McpHandler } from './server.ts';
 
 const LOOPBACK = ['127.0.0.1', '[::1]', 'localhost'];
+
+const CACHE = 'mcp';
+const SSE = 'text/event-stream';
+const JSON_TYPE = 'application/json';
+/** The SDK writes the JSON-RPC id last: `…,"jsonrpc":"2.0","id":7}` (and, framed as SSE, a blank line after). */
+const ID_AT_END = /"id":(\d+|"(?:[^"\\]|\\.)*")\}(\n\n)?$/;
+
+/** Whether an answer can be replayed for another request id: it ends with its id where the SDK puts it. */
+const cacheable = (text: string, id: string | number) => ID_AT_END.exec(text)?.[1] === JSON.stringify(id);
+
+/** A cached answer given the id of the request it now answers. */
+function withId(text: string, id: string | number): string | undefined {
+  const match = ID_AT_END.exec(text);
+  if (!match) return undefined;
+  return `${text.slice(0, match.index)}"id":${JSON.stringify(id)}}${match[2] ?? ''}`;
+}
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
@@ -58,7 +75,7 @@ type JsonRpcMessage = { method?: unknown; params?: { name?: unknown } };
  */
 export async function registerMcpRoutes(
   app: FastifyInstance,
-  deps: { mcp: McpHandler; verify: AccessTokenVerifier; baseUrl: string },
+  deps: { mcp: McpHandler; verify: AccessTokenVerifier; baseUrl: string; responses: ResponseCache },
 ) {
   const resources = resourceIdentifiers(deps.baseUrl);
   const resourceMetadata = `${deps.baseUrl}/.well-known/oauth-protected-resource/mcp`;
@@ -158,6 +175,17 @@ export async function registerMcpRoutes(
         scope: [...new Set([...principal.scopes, missing.scope])].join(' '),
       });
     }
+    const cacheKey = answerCacheKey(body, principal, request.headers['mcp-protocol-version']);
+    const cached = cacheKey && deps.responses.get(CACHE, cacheKey.key);
+    if (cached) {
+      const text = withId(cached.toString(), cacheKey.id);
+      if (text)
+        return reply
+          .type(cacheKey.sse ? SSE : JSON_TYPE)
+          .header('x-cache', 'hit')
+          .send(text);
+    }
+    const generation = deps.responses.generation(CACHE);
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
       if (value === undefined || name === 'content-length' || name === 'connection') continue;
@@ -175,8 +203,40 @@ export async function registerMcpRoutes(
     response.headers.forEach((value, name) => {
       if (name !== 'content-length') reply.header(name, value);
     });
-    return reply.send(response.status === 202 ? null : await response.text());
+    const text = response.status === 202 ? null : await response.text();
+    if (cacheKey && text && response.status === 200 && cacheable(text, cacheKey.id)) {
+      const type = response.headers.get('content-type') ?? '';
+      if (type.startsWith(cacheKey.sse ? SSE : JSON_TYPE)) deps.responses.set(CACHE, cacheKey.key, text, generation);
+    }
+    return reply.send(text);
   };
+
+  /**
+   * The micro-cache of read-only tool answers for the two shared views (anonymous callers and staff), as the REST
+   * catalog list has (LIST_CACHE_MS): the whole request but its id is the key, so the answer differs only in its id.
+   * Personal views (students) are never cached; any write through the API on this instance clears it at once.
+   */
+  function answerCacheKey(body: unknown, principal: Principal, protocolVersion: string | string[] | undefined) {
+    if (!deps.responses.enabled || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+    const { method, params, id, jsonrpc } = body as {
+      method?: unknown;
+      params?: { name?: unknown };
+      id?: unknown;
+      jsonrpc?: unknown;
+    };
+    if (
+      method !== 'tools/call' ||
+      typeof params?.name !== 'string' ||
+      (typeof id !== 'string' && typeof id !== 'number')
+    )
+      return undefined;
+    const tool = deps.mcp.byName.get(params.name);
+    if (!tool?.annotations.readOnlyHint) return undefined;
+    const view = principal.kind === 'anonymous' ? 'anonymous' : isStaff(principal) ? 'staff' : undefined;
+    if (!view) return undefined;
+    const sse = typeof protocolVersion === 'string' && !protocolVersion.startsWith('2026');
+    return { key: `${view} ${String(protocolVersion)} ${JSON.stringify([jsonrpc, params])}`, id, sse };
+  }
 
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();

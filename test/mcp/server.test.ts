@@ -215,6 +215,33 @@ for (const engine of engines) {
       assert.equal(read.status, 200);
     });
 
+    test('read-only answers of the shared views are micro-cached (any id), cleared by a write; students never', async () => {
+      const search = (id: number | string, headers: Record<string, string> = {}) =>
+        mcpPost(server.url, toolCall('listCourses', { q: 'micro' }, id as number), headers);
+      await search(1);
+      const hit = await search('second');
+      assert.equal(hit.headers.get('x-cache'), 'hit');
+      assert.equal(hit.json().id, 'second');
+      assert.deepEqual((hit.json().result as { structuredContent: { data: unknown[] } }).structuredContent.data, []);
+      const course = (await staffApi.post<Course>('/api/v1/courses', { title: 'Micro Course' })).body;
+      await staffApi.post(`/api/v1/courses/${course.id}/publish`);
+      const fresh = await search(3);
+      assert.equal(fresh.headers.get('x-cache'), null, 'the write cleared it');
+      const found = (fresh.json().result as { structuredContent: { data: Course[] } }).structuredContent.data;
+      assert.deepEqual(
+        found.map((c) => c.title),
+        ['Micro Course'],
+      );
+      const studentToken = await tokenFor(server, student, 'courses:read', `${server.url}/mcp`);
+      await search(4, { authorization: `Bearer ${studentToken}` });
+      const again = await search(5, { authorization: `Bearer ${studentToken}` });
+      assert.equal(again.headers.get('x-cache'), null, 'a personal view is never cached');
+      const write = await mcpPost(server.url, toolCall('createCourse', { title: 'x' }), {
+        authorization: `Bearer ${await tokenFor(server, staff, 'courses:write', `${server.url}/mcp`)}`,
+      });
+      assert.equal(write.headers.get('x-cache'), null);
+    });
+
     test('an outside request cannot borrow the in-process call header: it is served as any other', async () => {
       const forged = await apiClient(server.url).post(
         '/api/v1/courses',
