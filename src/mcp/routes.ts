@@ -175,7 +175,7 @@ export async function registerMcpRoutes(
         scope: [...new Set([...principal.scopes, missing.scope])].join(' '),
       });
     }
-    const cacheKey = answerCacheKey(body, principal, request.headers['mcp-protocol-version']);
+    const cacheKey = answerCacheKey(body, principal, request.headers);
     const cached = cacheKey && deps.responses.get(CACHE, cacheKey.key);
     if (cached) {
       const text = withId(cached.toString(), cacheKey.id);
@@ -216,7 +216,9 @@ export async function registerMcpRoutes(
    * catalog list has (LIST_CACHE_MS): the whole request but its id is the key, so the answer differs only in its id.
    * Personal views (students) are never cached; any write through the API on this instance clears it at once.
    */
-  function answerCacheKey(body: unknown, principal: Principal, protocolVersion: string | string[] | undefined) {
+  function answerCacheKey(body: unknown, principal: Principal, headers: FastifyRequest['headers']) {
+    // The headers the SDK judges a request by are part of the key, so a cached answer never skips its checks.
+    const protocolVersion = headers['mcp-protocol-version'];
     if (!deps.responses.enabled || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const { method, params, id, jsonrpc } = body as {
       method?: unknown;
@@ -235,7 +237,8 @@ export async function registerMcpRoutes(
     const view = principal.kind === 'anonymous' ? 'anonymous' : isStaff(principal) ? 'staff' : undefined;
     if (!view) return undefined;
     const sse = typeof protocolVersion === 'string' && !protocolVersion.startsWith('2026');
-    return { key: `${view} ${String(protocolVersion)} ${JSON.stringify([jsonrpc, params])}`, id, sse };
+    const key = `${view} ${String(protocolVersion)} ${String(headers.accept)} ${JSON.stringify([jsonrpc, params])}`;
+    return { key, id, sse };
   }
 
   await app.register(async (scope) => {
