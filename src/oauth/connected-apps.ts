@@ -1,5 +1,6 @@
 import type { Db } from '../db/tables.ts';
 import { revokeGrant } from './adapter.ts';
+import { visibleClientName } from './registration.ts';
 
 export type ConnectedApp = {
   client_id: string;
@@ -33,7 +34,7 @@ export function connectedAppsService(deps: { db: Db; onRevoke: () => void }) {
           .filter(Boolean);
         const app = apps.get(row.client_id) ?? {
           client_id: row.client_id,
-          client_name: client.client_name ?? row.client_id,
+          client_name: visibleClientName(client.client_name, row.client_id),
           scopes: [],
           granted_at: row.created_at,
         };

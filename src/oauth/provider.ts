@@ -7,7 +7,12 @@ import type { UsersStore } from '../identity/users-store.ts';
 import { html } from '../web/html.ts';
 import { layout } from '../web/layout.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
-import { assertLoopbackRedirects, cimdRedirectsAllowed } from './registration.ts';
+import {
+  assertHonestClientName,
+  assertLoopbackRedirects,
+  cimdRedirectsAllowed,
+  isHonestClientName,
+} from './registration.ts';
 import { ALL_SCOPES, isScope } from './scopes.ts';
 import { explainUnsupportedGrants, SUPPORTED_GRANTS, unsupportedGrantDescription } from './unsupported-grants.ts';
 
@@ -158,6 +163,7 @@ export function createProvider(deps: ProviderDeps): Provider {
           throw new errors.InvalidClientMetadata('application_type must be native for self-service registration');
         }
         assertLoopbackRedirects(metadata.redirect_uris, { allowLocalhost, docsUrl: config.DOCS_URL });
+        assertHonestClientName(metadata.client_name);
         if (metadata.token_endpoint_auth_method === 'none') {
           delete metadata.client_secret;
           delete metadata.client_secret_expires_at;
@@ -203,7 +209,8 @@ export function createProvider(deps: ProviderDeps): Provider {
         enabled: true,
         ack: 'draft-02',
         allowClient: async (_ctx, client) =>
-          cimdRedirectsAllowed(client.clientId, client.redirectUris ?? [], allowLocalhost),
+          cimdRedirectsAllowed(client.clientId, client.redirectUris ?? [], allowLocalhost) &&
+          isHonestClientName(client.clientName),
       },
     },
     interactions: {

@@ -24,8 +24,33 @@ export function loopbackRedirectProblem(uri: unknown, allowLocalhost: boolean): 
   if (url.username || url.password) return 'carries credentials';
   if (url.hash || uri.includes('#')) return 'has a fragment';
   if (!url.port) return 'has no port';
+  if (url.port === '0') return 'has port 0; use the port your listener is on (1–65535)';
   if (!/^http:\/\/[^/?#]+\//i.test(uri)) return 'has no path';
+  // Stored exactly as sent and compared as text later, so it must be the one spelling every URL parser agrees on:
+  // not 127.1 or 0x7f000001, not HTTP://, no dot segments, backslashes, spaces or control characters.
+  if (url.href !== uri) return `is not written in canonical form; send exactly ${JSON.stringify(url.href)}`;
   return undefined;
+}
+
+/**
+ * Characters that make a name read as something it is not on the consent page: controls, zero-width characters and
+ * bidirectional overrides ("\u202Eelgoog" displays as "google").
+ */
+const DECEPTIVE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
+/** Whether a client_name (shown to the user, RFC 7591 §2) is absent or one that cannot pass for another app's. */
+export const isHonestClientName = (name: unknown): boolean =>
+  name === undefined || (typeof name === 'string' && name.trim() !== '' && name.length <= 100 && !DECEPTIVE.test(name));
+
+/** A stored name as people see it: anything deceptive registered before names were checked is taken out. */
+export const visibleClientName = (name: string | undefined, fallback: string): string =>
+  name?.replace(new RegExp(DECEPTIVE.source, 'gu'), '').trim() || fallback;
+
+export function assertHonestClientName(name: unknown): void {
+  if (isHonestClientName(name)) return;
+  throw new errors.InvalidClientMetadata(
+    'client_name must be 1–100 characters with no control, zero-width or bidirectional-formatting characters (they can make one app look like another)',
+  );
 }
 
 /** Whether a URI is well formed but not on the user's machine (https, another scheme, another host). */

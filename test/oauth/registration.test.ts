@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { visibleClientName } from '../../src/oauth/registration.ts';
 import { engines } from '../support/databases.ts';
 import { register } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -68,6 +69,42 @@ for (const engine of engines) {
       ['another loopback-range address', 'http://127.0.0.2:8765/callback', /not a loopback/, 'fix'],
       ['credentials', 'http://user:pw@127.0.0.1:8765/callback', /credentials/, 'fix'],
       ['not a URI', 'callback', /not an absolute URI/, 'fix'],
+      // Spellings other parsers read differently: only the canonical form is stored and compared.
+      [
+        'a short IPv4 form',
+        'http://127.1:5000/cb',
+        /canonical form; send exactly "http:\/\/127\.0\.0\.1:5000\/cb"/,
+        'fix',
+      ],
+      [
+        'a hexadecimal address',
+        'http://0x7f000001:5000/cb',
+        /canonical form; send exactly "http:\/\/127\.0\.0\.1:5000\/cb"/,
+        'fix',
+      ],
+      ['an upper-case scheme', 'HTTP://127.0.0.1:5000/cb', /canonical form/, 'fix'],
+      ['port 0', 'http://127.0.0.1:0/cb', /port 0/, 'fix'],
+      ['a leading-zero port', 'http://127.0.0.1:05000/cb', /canonical form/, 'fix'],
+      [
+        'dot segments',
+        'http://127.0.0.1:5000/../cb',
+        /canonical form; send exactly "http:\/\/127\.0\.0\.1:5000\/cb"/,
+        'fix',
+      ],
+      ['a backslash', 'http://127.0.0.1:5000\\@evil.com/cb', /canonical form/, 'fix'],
+      [
+        'a space',
+        'http://127.0.0.1:5000/c b',
+        /canonical form; send exactly "http:\/\/127\.0\.0\.1:5000\/c%20b"/,
+        'fix',
+      ],
+      ['a trailing newline', 'http://127.0.0.1:5000/cb\n', /canonical form/, 'fix'],
+      [
+        'a long IPv6 form',
+        'http://[0:0:0:0:0:0:0:1]:5000/cb',
+        /canonical form; send exactly "http:\/\/\[::1\]:5000\/cb"/,
+        'fix',
+      ],
     ];
     for (const [name, uri, reason, advice] of refused) {
       test(`a redirect URI with ${name} is refused with invalid_redirect_uri`, async () => {
@@ -93,6 +130,34 @@ for (const engine of engines) {
         );
       });
     }
+
+    for (const [name, clientName] of [
+      ['a right-to-left override', '\u202Eelgoog'],
+      ['a zero-width space', 'Goo\u200Bgle'],
+      ['a control character', 'My\u0007 App'],
+      ['a line break', 'My\nApp'],
+      ['only spaces', '   '],
+    ] as const) {
+      test(`a client_name with ${name} is refused, so no app can pass for another`, async () => {
+        const { status, body } = await register(server.url, {
+          client_name: clientName,
+          redirect_uris: ['http://127.0.0.1:1234/ok'],
+        });
+        assert.equal(status, 400);
+        assert.equal(body.error, 'invalid_client_metadata');
+        assert.match(String(body.error_description), /client_name must be 1–100 characters with no control/);
+      });
+    }
+
+    test('ordinary names in any script register', async () => {
+      for (const clientName of ['Claude Code', 'Café Óla — notes', '日本語のアプリ', 'مساعد']) {
+        const { status } = await register(server.url, {
+          client_name: clientName,
+          redirect_uris: ['http://127.0.0.1:1234/ok'],
+        });
+        assert.equal(status, 201, clientName);
+      }
+    });
 
     test('no redirect URIs at all is refused', async () => {
       const { status, body } = await register(server.url, { client_name: 'x', redirect_uris: [] });
@@ -181,3 +246,11 @@ for (const engine of engines) {
     });
   });
 }
+
+test('a name stored before names were checked is shown without its deceptive characters', () => {
+  assert.equal(visibleClientName('\u202Eelgoog', 'client-1'), 'elgoog');
+  assert.equal(visibleClientName('Goo\u200Bgle', 'client-1'), 'Google');
+  assert.equal(visibleClientName('\u200B', 'client-1'), 'client-1');
+  assert.equal(visibleClientName(undefined, 'client-1'), 'client-1');
+  assert.equal(visibleClientName('Café app', 'client-1'), 'Café app');
+});

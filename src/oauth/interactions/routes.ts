@@ -6,6 +6,7 @@ import type { PageRenderer } from '../../web/page-context.ts';
 import { OAUTH_PATHS } from '../provider.ts';
 import { clearProviderSession } from '../provider-session.ts';
 import { formActionSourceFor, withFormAction } from '../redirect-csp.ts';
+import { visibleClientName } from '../registration.ts';
 import { partitionByRole } from '../scopes.ts';
 import { consentPage } from './consent-page.ts';
 
@@ -93,11 +94,11 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: { provider
       return render(
         request,
         reply,
-        `Allow ${client.clientName ?? 'this app'}?`,
+        `Allow ${visibleClientName(client.clientName, 'this app')}?`,
         consentPage({
           uid: interaction.uid,
           csrf: reply.generateCsrf(),
-          clientName: client.clientName ?? params.client_id,
+          clientName: visibleClientName(client.clientName, params.client_id),
           clientId: params.client_id,
           redirectUri: params.redirect_uri,
           granted,
