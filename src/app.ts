@@ -16,7 +16,7 @@ import { discoveryDocuments } from './discovery/documents.ts';
 import { registerOpenApi } from './discovery/openapi.ts';
 import { registerDiscoveryRoutes } from './discovery/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
-import { installErrorHandlers } from './http/error-handler.ts';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/error-handler.ts';
 import { installGuard, requireRouteDeclarations } from './http/guard.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { internalCalls } from './http/internal-calls.ts';
@@ -88,7 +88,10 @@ export async function buildApp(deps: AppDeps) {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: false },
+    // Slugs are up to 120 characters; the router's default (100) would refuse the longest before validation does.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // The 404 page's context is built below with the page services; it is first asked for once the app is serving.

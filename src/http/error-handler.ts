@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderErrorPage } from '../web/error-page.ts';
 import type { PageContext } from '../web/layout.ts';
@@ -102,4 +104,37 @@ export function installErrorHandlers(app: FastifyInstance, deps: ErrorHandlerDep
     }
     return sendError(request, reply, new ApiError('not_found', `No route for ${request.method} ${path}.`));
   });
+}
+
+/**
+ * Errors Fastify raises before any route or hook runs (a path that does not decode, a path parameter longer than the
+ * router takes): the same error shape as everything else, written directly (there is no route to ask about pages).
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const apiError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ApiError('uri_too_long', 'A path segment of this URL is too long.')
+      : new ApiError('invalid_request', 'The URL is not valid: check its percent-encoding (%XX).');
+  return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody());
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers or URL too large, malformed HTTP, a request
+ * that took too long to arrive): answered on the socket in the same error shape, then the connection is closed.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const apiError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError('request_header_fields_too_large', 'The request headers (or its URL) are too large.')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError('request_timeout', 'The request took too long to arrive.')
+        : new ApiError('invalid_request', 'The request is not valid HTTP.');
+  const body = JSON.stringify(apiError.toBody());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

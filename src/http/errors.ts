@@ -11,9 +11,12 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  request_timeout: 408,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   rate_limited: 429,
+  request_header_fields_too_large: 431,
   server_error: 500,
   service_unavailable: 503,
 } as const;
@@ -52,6 +55,8 @@ export const errors = {
   notFound: (what = 'resource') => new ApiError('not_found', `No such ${what}.`),
   conflict: (description: string) => new ApiError('conflict', description),
   accessDenied: (description: string) => new ApiError('access_denied', description),
+  methodNotAllowed: (method: string) =>
+    new ApiError('method_not_allowed', `${method} is not allowed here; the Allow header lists what is.`),
   rateLimited: (retryAfterSeconds: number) =>
     new ApiError('rate_limited', `Too many attempts; try again in ${retryAfterSeconds} seconds.`, {
       headers: { 'retry-after': String(retryAfterSeconds) },

@@ -49,7 +49,8 @@ export async function mountProvider(
     };
 
     const routes: { url: string; methods: ('GET' | 'POST' | 'OPTIONS')[]; onRequest?: typeof limitRegistrations }[] = [
-      { url: OAUTH_PATHS.authorization, methods: ['GET', 'POST'] },
+      // The spec's authorization endpoint is a browser GET; oidc-provider would answer a POST with a plain-text 404.
+      { url: OAUTH_PATHS.authorization, methods: ['GET'] },
       { url: `${OAUTH_PATHS.authorization}/:uid`, methods: ['GET'] },
       { url: OAUTH_PATHS.token, methods: ['POST', 'OPTIONS'] },
       { url: OAUTH_PATHS.registration, methods: ['POST'], onRequest: limitRegistrations },
@@ -59,7 +60,16 @@ export async function mountProvider(
       { url: '/.well-known/openid-configuration', methods: ['GET', 'OPTIONS'] },
       { url: '/.well-known/oauth-authorization-server', methods: ['GET', 'OPTIONS'] },
     ];
+    const notAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
+      const route = routes.find((r) => r.url === request.routeOptions.url);
+      reply.header('allow', (route?.methods ?? []).join(', '));
+      return sendError(request, reply, errors.methodNotAllowed(request.method));
+    };
     for (const route of routes) {
+      const others = (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter(
+        (m) => !(route.methods as string[]).includes(m),
+      );
+      scope.route({ method: others, url: route.url, config: { public: true, oauth: true }, handler: notAllowed });
       scope.route({
         method: route.methods,
         url: route.url,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import http from 'node:http';
+import { after, before, describe, test } from 'node:test';
 import { toApiError } from '../../src/http/error-handler.ts';
 import { ApiError } from '../../src/http/errors.ts';
 import { redactUrl } from '../../src/http/logging.ts';
@@ -153,3 +154,72 @@ for (const engine of engines) {
     });
   });
 }
+
+/** A raw request, since fetch() would refuse or rewrite what these tests send. */
+function rawRequest(base: string, path: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const request = http.request(`${base}${path}`, { method, headers });
+    request.on('response', (response) => {
+      let body = '';
+      response.on('data', (chunk) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe('errors raised before any route runs have the error shape too', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  before(async () => {
+    server = await startTestServer('sqlite');
+  });
+  after(() => server.close());
+
+  const cases: [string, () => ReturnType<typeof rawRequest>, number, string][] = [
+    ['a path that does not decode', () => rawRequest(server.url, '/api/v1/courses/%E0%A4%A'), 400, 'invalid_request'],
+    [
+      'an over-long path parameter',
+      () => rawRequest(server.url, `/api/v1/courses/${'a'.repeat(300)}`),
+      414,
+      'uri_too_long',
+    ],
+    [
+      'huge headers',
+      () => rawRequest(server.url, '/api/v1/courses', { 'x-padding': 'a'.repeat(20_000) }),
+      431,
+      'request_header_fields_too_large',
+    ],
+    [
+      'a huge URL',
+      () => rawRequest(server.url, `/api/v1/courses?q=${'a'.repeat(20_000)}`),
+      431,
+      'request_header_fields_too_large',
+    ],
+    [
+      'POST to the authorization endpoint',
+      () => rawRequest(server.url, '/oauth/authorize', {}, 'POST'),
+      405,
+      'method_not_allowed',
+    ],
+    ['GET of the token endpoint', () => rawRequest(server.url, '/api/oauth/token'), 405, 'method_not_allowed'],
+  ];
+  for (const [name, send, status, error] of cases) {
+    test(`${name}: ${status} ${error}`, async () => {
+      const response = await send();
+      assert.equal(response.status, status);
+      assert.match(String(response.headers['content-type']), /^application\/json/);
+      const body = JSON.parse(response.body) as { error: string; error_description: string };
+      assert.equal(body.error, error);
+      assert.ok(body.error_description.length > 10);
+    });
+  }
+
+  test('a wrong method names the allowed ones; a 120-character slug still reaches validation', async () => {
+    assert.equal((await rawRequest(server.url, '/oauth/authorize', {}, 'POST')).headers.allow, 'GET');
+    assert.equal((await rawRequest(server.url, '/api/oauth/token')).headers.allow, 'POST, OPTIONS');
+    assert.equal((await rawRequest(server.url, `/api/v1/courses/${'a'.repeat(120)}`)).status, 404);
+  });
+});
