@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { JWK } from 'oidc-provider';
@@ -22,6 +21,7 @@ import { installIdempotency } from './http/idempotency.ts';
 import { internalCalls } from './http/internal-calls.ts';
 import { loggerOptions } from './http/logging.ts';
 import { installResponseCache, responseCache } from './http/response-cache.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { installValidators } from './http/validation.ts';
 import { sessionService } from './identity/sessions.ts';
 import { setupService } from './identity/setup.ts';
@@ -109,7 +109,7 @@ export async function buildApp(deps: AppDeps) {
     );
   });
 
-  await app.register(helmet, {
+  installSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
