@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { sendError } from '../http/error-handler.ts';
@@ -6,6 +7,8 @@ import type { RateLimiter } from '../security/rate-limiter.ts';
 import { markRequestStart } from './adapter.ts';
 import { OAUTH_PATHS } from './provider.ts';
 import { withFormAction } from './redirect-csp.ts';
+
+const DISCOVERY_PATHS = ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'];
 
 /**
  * Hands the provider's own paths to oidc-provider, and nothing else. Fastify must not read the body on these routes
@@ -21,7 +24,51 @@ export async function mountProvider(
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
+    /**
+     * The two discovery documents depend only on the configuration and on the origin the request came to (the provider
+     * writes its endpoints for the Host, and the forwarded host and protocol where proxies are trusted). So each is
+     * asked of the provider once per origin, with those same headers, and then served as bytes with a strong ETag.
+     * While the first answer is being fetched (in-process), requests go to the provider as before.
+     */
+    const discovered = new Map<string, { body: Buffer; etag: string }>();
+    const fetching = new Set<string>();
+    async function discovery(request: FastifyRequest) {
+      if (!DISCOVERY_PATHS.includes(request.url)) return undefined;
+      const origin: Record<string, string> = {};
+      for (const name of ['host', 'x-forwarded-host', 'x-forwarded-proto']) {
+        const value = request.headers[name];
+        if (typeof value === 'string') origin[name] = value;
+      }
+      const key = `${request.url} ${JSON.stringify(origin)}`;
+      const known = discovered.get(key);
+      if (known || fetching.has(key) || discovered.size >= 32) return known;
+      fetching.add(key);
+      try {
+        const response = await app.inject({ method: 'GET', url: request.url, headers: origin });
+        if (response.statusCode === 200) {
+          const body = response.rawPayload;
+          const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+          discovered.set(key, { body, etag });
+        }
+      } finally {
+        fetching.delete(key);
+      }
+      return discovered.get(key);
+    }
+
     const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.method === 'GET') {
+        const document = await discovery(request);
+        if (document) {
+          reply
+            .header('access-control-allow-origin', '*')
+            .header('vary', 'Origin')
+            .header('etag', document.etag)
+            .header('cache-control', 'public, max-age=300');
+          if (request.headers['if-none-match'] === document.etag) return reply.code(304).send();
+          return reply.type('application/json; charset=utf-8').send(document.body);
+        }
+      }
       markRequestStart(request.raw);
       // The security headers set by earlier hooks travel with the hijacked response.
       for (const [name, value] of Object.entries(reply.getHeaders())) {

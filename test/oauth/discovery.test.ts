@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -102,6 +103,39 @@ for (const engine of engines) {
         assert.equal(doc.pushed_authorization_request_endpoint, undefined);
       });
     }
+
+    test('the metadata is asked of the provider once per origin, then served as the same bytes with an ETag', async () => {
+      for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+        const first = await fetch(`${server.url}${path}`);
+        const second = await fetch(`${server.url}${path}`);
+        const etag = second.headers.get('etag') ?? '';
+        assert.match(etag, /^"[\w-]{32}"$/);
+        assert.equal(first.headers.get('etag'), etag);
+        assert.equal(await second.text(), await first.text());
+        assert.equal(second.headers.get('access-control-allow-origin'), '*');
+        const again = await fetch(`${server.url}${path}`, { headers: { 'if-none-match': etag } });
+        assert.equal(again.status, 304);
+      }
+      // The provider writes its endpoints for the Host a request came to: one origin's bytes never answer another.
+      const other = await new Promise<string>((resolve, reject) => {
+        const request = http.get(`${server.url}/.well-known/oauth-authorization-server`, {
+          headers: { host: 'school.invalid' },
+        });
+        request.on('response', (response) => {
+          let body = '';
+          response.on('data', (chunk) => {
+            body += chunk;
+          });
+          response.on('end', () => resolve(body));
+        });
+        request.on('error', reject);
+      });
+      assert.equal(JSON.parse(other).token_endpoint, 'http://school.invalid/api/oauth/token');
+      const ours = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as {
+        token_endpoint: string;
+      };
+      assert.equal(ours.token_endpoint, `${base}/api/oauth/token`);
+    });
 
     for (const [path, resource] of [
       ['/.well-known/oauth-protected-resource', ''],
