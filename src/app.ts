@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { JWK } from 'oidc-provider';
 import { buildAreas, registerAreaRoutes } from './areas/index.ts';
 import { schoolStore } from './areas/school/store.ts';
+import type { Invalidations } from './cluster/invalidations.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './db/clock.ts';
 import type { Database } from './db/connect.ts';
@@ -58,6 +59,8 @@ export type AppDeps = {
   database: Database;
   limiter: RateLimiter;
   clock: Clock;
+  /** Tells every instance what to drop from its caches (through Redis when configured). */
+  invalidations: Invalidations;
   /** Cookie signing keys, newest first; generated on first start and kept in the database. */
   cookieKeys: string[];
   /** ID-token signing keys (private JWKs), generated on first start and kept in the database. */
@@ -166,12 +169,19 @@ export async function buildApp(deps: AppDeps) {
     signingKeys: deps.signingKeys,
     cookieKeys: deps.oidcCookieKeys,
     logError: (error, context) => app.log.error({ err: error }, context),
-    onRevoke: () => tokens.clear(),
+    onRevoke: () => deps.invalidations.publish('tokens'),
   });
-  const connectedApps = connectedAppsService({ db, onRevoke: () => tokens.clear() });
+  const connectedApps = connectedAppsService({ db, onRevoke: () => deps.invalidations.publish('tokens') });
 
   const responses = responseCache({ ttlMs: config.LIST_CACHE_MS });
-  const areas = buildAreas({ db, clock, config, sessions, connectedApps, responses });
+  const areas = buildAreas({
+    db,
+    clock,
+    config,
+    sessions,
+    connectedApps,
+    onCatalogChange: () => deps.invalidations.publish('catalog'),
+  });
 
   registerHealthRoutes(app, { database });
   await mountProvider(app, { provider, limiter, registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR });
@@ -185,6 +195,12 @@ export async function buildApp(deps: AppDeps) {
     store: catalogStore(),
     ttlMs: config.DOCS_CACHE_SECONDS * 1000,
   });
+  deps.invalidations.on('tokens', () => tokens.clear());
+  deps.invalidations.on('catalog', () => {
+    responses.clear('courses');
+    responses.clear('mcp');
+    documents.invalidate();
+  });
   registerDiscoveryRoutes(app, { config, db, school, documents });
   registerAssetRoutes(app);
   const internal = internalCalls();
@@ -195,10 +211,8 @@ export async function buildApp(deps: AppDeps) {
     installResponseCache(api, responses);
     // A write through the API (REST or MCP) may change what the generated agent documents show.
     api.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
-        documents.invalidate();
-        responses.clear('mcp');
-      }
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400)
+        deps.invalidations.publish('catalog');
     });
     registerAreaRoutes(api, areas);
   });
@@ -239,6 +253,7 @@ export async function buildApp(deps: AppDeps) {
       areas,
       mcp,
       documents,
+      invalidations: deps.invalidations,
     },
     routes,
   };

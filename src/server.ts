@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { invalidations } from './cluster/invalidations.ts';
 import { type Config, listenOrigin } from './config.ts';
 import { type Clock, systemClock } from './db/clock.ts';
 import { connectDatabase, type Database } from './db/connect.ts';
@@ -27,6 +28,7 @@ export async function startServer(
   const database = connectDatabase(config.database, { poolSize: config.DATABASE_POOL_SIZE });
   await database.migrate();
   const limiter = config.REDIS_URL ? redisRateLimiter(config.REDIS_URL) : memoryRateLimiter();
+  const bus = invalidations({ redisUrl: config.REDIS_URL });
   const cookieKey = await loadOrCreateSecret(database.db, clock, 'cookie_key', () => randomToken(32));
   const oidcCookieKey = await loadOrCreateSecret(database.db, clock, 'oidc_cookie_key', () => randomToken(32));
   const signingKeys = await loadSigningKeys(database.db, clock);
@@ -35,6 +37,7 @@ export async function startServer(
     database,
     limiter,
     clock,
+    invalidations: bus,
     cookieKeys: [cookieKey],
     oidcCookieKeys: [oidcCookieKey],
     signingKeys,
@@ -51,7 +54,7 @@ export async function startServer(
     services.areas.posts
       .publishDue()
       .then((published) => {
-        if (published > 0) services.documents.invalidate();
+        if (published > 0) bus.publish('catalog');
       })
       .catch((error: unknown) => app.log.error({ err: error }, 'publishing scheduled posts failed'));
   await publishDue();
@@ -61,6 +64,7 @@ export async function startServer(
     housekeeping.stop();
     clearInterval(scheduler);
     await limiter.close();
+    await bus.close();
     await database.close();
   });
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ResponseCache } from '../http/response-cache.ts';
 import type { SessionService } from '../identity/sessions.ts';
 import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
 import { accountRoutes } from './account/routes.ts';
@@ -33,9 +32,9 @@ import { schoolStore } from './school/store.ts';
 
 /** The one list of API areas: each is built from its store and service here and registers its routes. */
 export function buildAreas(
-  deps: AreaDeps & { sessions: SessionService; connectedApps: ConnectedAppsService; responses: ResponseCache },
+  deps: AreaDeps & { sessions: SessionService; connectedApps: ConnectedAppsService; onCatalogChange: () => void },
 ) {
-  const courses = coursesService({ ...deps, store: coursesStore(), onChange: () => deps.responses.clear('courses') });
+  const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange });
   const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses });
   const lecturers = lecturersService({ ...deps, store: lecturersStore() });
   const school = schoolService({ ...deps, store: schoolStore() });
