@@ -35,7 +35,8 @@ export const ConfigSchema = Type.Object(
     REDIS_URL: Type.String({
       default: '',
       pattern: '^(rediss?://\\S+)?$',
-      description: 'Optional `redis://` URL; when set, rate-limit counters are shared by every instance.',
+      description:
+        'Optional `redis://` URL; when set, rate-limit counters are shared by every instance, and revocations and catalog changes are published to every instance, which apply them as the message arrives.',
     }),
     LOG_LEVEL: Type.Union(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
@@ -110,7 +111,7 @@ export const ConfigSchema = Type.Object(
       maximum: 60,
       default: 5,
       description:
-        'How long a validated access token is remembered by an instance (0 turns the cache off). A revocation clears it at once on the instance that revoked; other instances see it within this many seconds.',
+        'How long a validated access token is remembered by an instance (0 turns the cache off). A revocation clears it at once on the instance that revoked, and on every other instance as the Redis message arrives; without Redis (or while it is unreachable) other instances see it within this many seconds.',
     }),
     LIST_CACHE_MS: Type.Integer({
       minimum: 0,
