@@ -3,30 +3,15 @@ import { Course } from '../areas/courses/schema.ts';
 import { Lesson, Section } from '../areas/curriculum/schema.ts';
 import type { Areas } from '../areas/index.ts';
 import type { Principal } from '../http/principal.ts';
-import type { Scope } from '../oauth/scopes.ts';
-
-type JsonSchema = Record<string, unknown>;
+import { standaloneSchema as json, type ToolDescription } from './tool-description.ts';
 
 /** A tool with no single API route: it puts several public reads together for a model. Always anonymous. */
-export type CatalogTool = {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: JsonSchema;
-  outputSchema: JsonSchema;
-  annotations: { readOnlyHint: true; destructiveHint: false; idempotentHint: true; openWorldHint: false };
-  _meta: Record<string, unknown>;
-  /** The read scope a token must hold to call it (anonymous callers need none). */
-  scope: Scope;
-  anonymous: true;
+export type CatalogTool = ToolDescription & {
   run(args: Record<string, unknown>, principal: Principal): Promise<Record<string, unknown>>;
 };
 
 /** A markdown document the agent surface serves (auth.md, llms.txt, pricing.md…), loaded fresh when asked for. */
 export type AgentDocument = { name: string; url: string; title: string; mimeType: string; load(): Promise<string> };
-
-const json = (schema: unknown) =>
-  JSON.parse(JSON.stringify(schema), (key, value) => (key === '$id' ? undefined : value)) as JsonSchema;
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 

@@ -1,23 +1,12 @@
 import type { RouteEntry } from '../http/guard.ts';
 import type { Scope } from '../oauth/scopes.ts';
-
-type JsonSchema = Record<string, unknown>;
+import { type JsonSchema, standaloneSchema as plain, type ToolDescription } from './tool-description.ts';
 
 /** Where each argument of a tool goes when the operation's route is called. */
 export type ArgumentPlaces = { params: string[]; query: string[]; body: string[] };
 
 /** An MCP tool and the API operation it runs: the same operationId, input, scope and principal rules. */
-export type OperationTool = {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: JsonSchema;
-  outputSchema: JsonSchema;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
-  _meta: Record<string, unknown>;
-  /** The scope the operation needs; anonymous tools run without a token too (the public view). */
-  scope: Scope;
-  anonymous: boolean;
+export type OperationTool = ToolDescription & {
   route: { method: string; url: string; args: ArgumentPlaces; noContent: boolean };
 };
 
@@ -28,11 +17,6 @@ export const DONE_SCHEMA: JsonSchema = {
   required: ['done'],
   additionalProperties: false,
 };
-
-/** A JSON copy of a route schema without its `$id`s: a tool's schemas stand alone, outside the OpenAPI components. */
-function plain(schema: unknown): JsonSchema {
-  return JSON.parse(JSON.stringify(schema ?? {}), (key, value) => (key === '$id' ? undefined : value)) as JsonSchema;
-}
 
 const propertiesOf = (schema: unknown) => (plain(schema).properties ?? {}) as Record<string, JsonSchema>;
 const requiredOf = (schema: unknown) => (plain(schema).required ?? []) as string[];
