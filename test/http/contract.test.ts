@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { apiClient, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { SCOPES } from '../../src/oauth/scopes.ts';
+import { apiClient, insufficientScopeChallenge, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 /**
@@ -72,6 +73,26 @@ describe('the API contract, route by route', () => {
         `Bearer error="insufficient_scope", error_description="This operation needs the ${route.config.scope} scope.", scope="${route.config.scope}", resource_metadata="${server.config.BASE_URL}/.well-known/oauth-protected-resource"`,
         name,
       );
+    }
+  });
+
+  test("a token holding every scope but the route's own is refused with 403 insufficient_scope too", async () => {
+    const byScope = new Map<string, (typeof server.routes)[number][]>();
+    for (const route of apiRoutes()) {
+      const scope = String(route.config.scope);
+      byScope.set(scope, [...(byScope.get(scope) ?? []), route]);
+    }
+    const all = Object.keys(SCOPES);
+    for (const [scope, routes] of byScope) {
+      const client = apiClient(server.url, await tokenFor(server, staff, all.filter((s) => s !== scope).join(' ')));
+      for (const route of routes) {
+        const body = ['POST', 'PATCH', 'PUT'].includes(route.method) ? {} : undefined;
+        const response = await client.call(route.method, concretePath(route), body);
+        const name = `${route.method} ${route.url}`;
+        assert.equal(response.status, 403, `${name} without ${scope}: ${JSON.stringify(response.body)}`);
+        assert.equal((response.body as { error: string }).error, 'insufficient_scope', name);
+        assert.match(response.headers.get('www-authenticate') ?? '', insufficientScopeChallenge(scope), name);
+      }
     }
   });
 
