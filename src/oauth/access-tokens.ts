@@ -1,20 +1,10 @@
 import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
-import type { Role } from '../identity/schema.ts';
 import { sha256 } from '../security/tokens.ts';
 import type { TokenCache } from './token-cache.ts';
+import type { TokenPrincipal } from './token-principal.ts';
 
-export type TokenPrincipal = {
-  userId: string;
-  role: Role;
-  name: string;
-  email: string;
-  clientId: string;
-  grantId: string;
-  audience: string;
-  scopes: ReadonlySet<string>;
-  expiresAt: number;
-};
+export type { TokenPrincipal } from './token-principal.ts';
 
 /**
  * Validates an opaque access token against the authorization server's own store, in one query: the token row exists

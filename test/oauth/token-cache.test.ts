@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { TokenPrincipal } from '../../src/oauth/access-tokens.ts';
 import { tokenCache } from '../../src/oauth/token-cache.ts';
+import type { TokenPrincipal } from '../../src/oauth/token-principal.ts';
 import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer } from '../support/server.ts';
