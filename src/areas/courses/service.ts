@@ -40,14 +40,26 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('course');
 
+  /**
+   * The one rule of who sees which courses, as data both paths use (the row check below and the list query): staff
+   * see everything; anyone else sees published courses of the given visibilities — public ones when listing, also
+   * unlisted ones when asked by id or slug — and, signed in, the non-draft courses they are enrolled in.
+   */
+  function viewOf(principal: Principal, listing: boolean) {
+    const visibilities: CoursesTable['visibility'][] = listing ? ['public'] : ['public', 'unlisted'];
+    /** The courses the caller is enrolled in (only `courseId`, when given); read only when the rest does not decide. */
+    const enrolled = async (courseId?: string): Promise<string[]> =>
+      principal.kind === 'user' ? store.enrolledCourseIds(db, principal.userId, now(), courseId) : [];
+    return { all: isStaff(principal), visibilities, enrolled };
+  }
+
   async function visibleTo(principal: Principal, row: CoursesTable, listing: boolean): Promise<boolean> {
-    if (isStaff(principal)) return true;
-    const publicView =
-      row.status === 'published' && (row.visibility === 'public' || (!listing && row.visibility === 'unlisted'));
-    if (publicView) return true;
-    if (principal.kind === 'user' && row.status !== 'draft')
-      return (await store.enrolledCourseIds(db, principal.userId, now(), row.id)).length > 0;
-    return false;
+    const view = viewOf(principal, listing);
+    return (
+      view.all ||
+      (row.status === 'published' && view.visibilities.includes(row.visibility)) ||
+      (row.status !== 'draft' && (await view.enrolled(row.id)).includes(row.id))
+    );
   }
 
   async function loadForWrite(id: string) {
@@ -100,11 +112,12 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
       if (query.visibility) q = q.where('visibility', '=', query.visibility);
       if (query.q) q = q.where(containsText('title', query.q));
       if (query.lecturer_id) q = q.where('lecturer_ids', 'like', `%"${query.lecturer_id}"%`);
-      if (!isStaff(principal)) {
-        const enrolled = principal.kind === 'user' ? await store.enrolledCourseIds(db, principal.userId, now()) : [];
+      const view = viewOf(principal, true);
+      if (!view.all) {
+        const enrolled = await view.enrolled();
         q = q.where((eb) =>
           eb.or([
-            eb.and([eb('status', '=', 'published'), eb('visibility', '=', 'public')]),
+            eb.and([eb('status', '=', 'published'), eb('visibility', 'in', view.visibilities)]),
             ...(enrolled.length ? [eb.and([eb('id', 'in', enrolled), eb('status', '!=', 'draft')])] : []),
           ]),
         );
