@@ -1,26 +1,26 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GeneratedDocument } from './documents.ts';
 
-/** Whether the client's copy is current (RFC 9110 §13.1): If-None-Match decides when sent, else If-Modified-Since. */
-function notModified(request: FastifyRequest, document: GeneratedDocument): boolean {
-  const match = request.headers['if-none-match'];
-  if (match !== undefined) {
-    return match
-      .split(',')
-      .map((tag) => tag.trim().replace(/^W\//, ''))
-      .some((tag) => tag === '*' || tag === document.etag);
-  }
-  const since = Date.parse(request.headers['if-modified-since'] ?? '');
-  return Number.isFinite(since) && document.lastModified.getTime() <= since;
+/** Whether an If-None-Match header names this strong ETag (a list, `*`, or weak forms compare weakly: RFC 9110 §13.1.2). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
 }
 
-/** Sends a generated document with its validators, or 304 when the client already has these bytes. */
+/**
+ * Sends a generated document with its validators, or 304 when the client already has these bytes. The ETag alone
+ * decides: Last-Modified says when this instance first produced the bytes, which another instance may date later for
+ * older bytes (and a change within the same second keeps the date), so If-Modified-Since is not evaluated.
+ */
 export function sendDocument(request: FastifyRequest, reply: FastifyReply, document: GeneratedDocument, type: string) {
   reply
     .header('etag', document.etag)
     .header('last-modified', document.lastModified.toUTCString())
     // Stored, but revalidated every time: the catalog can change at any moment.
     .header('cache-control', 'public, no-cache');
-  if (notModified(request, document)) return reply.code(304).send();
+  if (etagMatches(request.headers['if-none-match'], document.etag)) return reply.code(304).send();
   return reply.type(type).send(document.body);
 }

@@ -6,7 +6,7 @@ import { isScope } from '../oauth/scopes.ts';
 import { sendError } from './error-handler.ts';
 import { ApiError } from './errors.ts';
 import { INTERNAL_CALL_HEADER, type InternalCalls } from './internal-calls.ts';
-import { ANONYMOUS, type Principal, tokenPrincipal } from './principal.ts';
+import { ANONYMOUS, mayCall, type Principal, tokenPrincipal } from './principal.ts';
 import { bearerChallenge } from './www-authenticate.ts';
 
 declare module 'fastify' {
@@ -143,7 +143,7 @@ export function installGuard(
     const principal = await resolve(request, reply, config.scope);
     if (!principal) return reply;
     request.principal = principal;
-    if (principal.kind === 'anonymous' ? config.anonymous : principal.scopes.has(config.scope)) return;
+    if (mayCall(principal, { scope: config.scope, anonymous: config.anonymous })) return;
     return challenge(
       request,
       reply,

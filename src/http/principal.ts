@@ -27,6 +27,10 @@ export function tokenPrincipal(token: Pick<TokenPrincipal, 'userId' | 'role' | '
   };
 }
 
+/** The one access rule of an operation: anonymous callers where it serves them, otherwise a token holding its scope. */
+export const mayCall = (principal: Principal, operation: { scope: Scope; anonymous?: boolean }): boolean =>
+  principal.kind === 'anonymous' ? operation.anonymous === true : principal.scopes.has(operation.scope);
+
 export const isStaff = (p: Principal): boolean => p.kind === 'user' && (p.role === 'owner' || p.role === 'staff');
 
 export const userIdOf = (p: Principal) => (p.kind === 'user' ? p.userId : undefined);

@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { isStaff } from './principal.ts';
+import { isStaff, type Principal } from './principal.ts';
+
+/**
+ * The two views of a public-view read that many callers share: anonymous callers, and staff (who see everything, so
+ * every staff member sees the same answer). Anyone else's view is personal and never shared. Only reads that serve
+ * anonymous callers may be cached by view: what else a route answers can depend on who exactly is asking.
+ */
+export const sharedView = (principal: Principal): 'anonymous' | 'staff' | undefined =>
+  principal.kind === 'anonymous' ? 'anonymous' : isStaff(principal) ? 'staff' : undefined;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,10 +24,17 @@ declare module 'fastify' {
  * everything) — never a student's personal view. An entry lives `ttlMs`; a write through the area's service clears
  * the area's entries at once on this instance, so other instances serve a change at most `ttlMs` late.
  */
-export function responseCache(options: { ttlMs: number; maxEntries?: number; now?: () => number }) {
+export function responseCache(options: { ttlMs: number; maxEntries?: number; maxBytes?: number; now?: () => number }) {
   const now = options.now ?? Date.now;
   const max = options.maxEntries ?? 1000;
-  const areas = new Map<string, Map<string, { body: Buffer; until: number }>>();
+  /** Entries are whole answers, some large: the cache is bounded by bytes too, whatever the entry count. */
+  const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
+  let bytes = 0;
+  const areas = new Map<string, Map<string, { body: Buffer; until: number; size: number }>>();
+  const drop = (entries: Map<string, { size: number }>) => {
+    for (const entry of entries.values()) bytes -= entry.size;
+    entries.clear();
+  };
   /** Bumped by every clear(): a page read before a write must not be stored after it. */
   const generations = new Map<string, number>();
   const area = (name: string) => {
@@ -41,14 +56,21 @@ export function responseCache(options: { ttlMs: number; maxEntries?: number; now
     set(name: string, key: string, body: string, generation: number) {
       if ((generations.get(name) ?? 0) !== generation) return;
       const entries = area(name);
-      if (entries.size >= max) entries.clear();
       // Kept encoded: writing the same page to every socket would otherwise re-encode the string each time.
-      entries.set(key, { body: Buffer.from(body), until: now() + options.ttlMs });
+      const encoded = Buffer.from(body);
+      const size = encoded.length + key.length;
+      if (size > maxBytes / 16) return;
+      const previous = entries.get(key);
+      if (previous) bytes -= previous.size;
+      if (entries.size >= max || bytes + size > maxBytes) for (const each of areas.values()) drop(each);
+      bytes += size;
+      entries.set(key, { body: encoded, until: now() + options.ttlMs, size });
     },
     /** Drops every entry of an area: called by its service after any write. */
     clear(name: string) {
       generations.set(name, (generations.get(name) ?? 0) + 1);
-      areas.get(name)?.clear();
+      const entries = areas.get(name);
+      if (entries) drop(entries);
     },
   };
 }
@@ -61,7 +83,7 @@ export function installResponseCache(app: FastifyInstance, cache: ResponseCache)
     const name = request.routeOptions.config.microcache;
     if (!name || !cache.enabled || request.method !== 'GET') return;
     const principal = request.principal;
-    const view = principal.kind === 'anonymous' ? 'anonymous' : isStaff(principal) ? 'staff' : undefined;
+    const view = sharedView(principal);
     if (!view) return;
     const key = `${view} ${request.url}`;
     const body = cache.get(name, key);

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { Course } from '../areas/courses/schema.ts';
 import { Lesson, Section } from '../areas/curriculum/schema.ts';
 import type { Areas } from '../areas/index.ts';
-import type { Principal } from '../http/principal.ts';
+import { ANONYMOUS, type Principal } from '../http/principal.ts';
 import { standaloneSchema as json, type ToolDescription } from './tool-description.ts';
 
 /** A tool with no single API route: it puts several public reads together for a model. Always anonymous. */
@@ -52,12 +52,14 @@ export function catalogTools(deps: { areas: Areas; documents: readonly AgentDocu
       anonymous: true,
       async run(args, principal) {
         const course = await courses.get(principal, String(args.course));
-        const { data: sections } = await curriculum.listSections(principal, course.id, {});
+        // The outline is curriculum: a token without curriculum:read gets its public view, as the REST API would.
+        const reader = principal.kind === 'user' && !principal.scopes.has('curriculum:read') ? ANONYMOUS : principal;
+        const { data: sections } = await curriculum.listSections(reader, course.id, {});
         let lessonCount = 0;
         let totalDuration = 0;
         const outline = [];
         for (const section of sections) {
-          const { data: lessons } = await curriculum.listLessons(principal, section.id, {});
+          const { data: lessons } = await curriculum.listLessons(reader, section.id, {});
           lessonCount += lessons.length;
           for (const lesson of lessons) totalDuration += lesson.duration_s ?? 0;
           outline.push({

@@ -1,7 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ANONYMOUS, isStaff, type Principal, tokenPrincipal } from '../http/principal.ts';
-import type { ResponseCache } from '../http/response-cache.ts';
+import { ANONYMOUS, mayCall, type Principal, tokenPrincipal } from '../http/principal.ts';
+import { type ResponseCache, sharedView } from '../http/response-cache.ts';
 import { bearerChallenge } from '../http/www-authenticate.ts';
 import { type AccessTokenVerifier, bearerToken } from '../oauth/access-tokens.ts';
 import { resourceIdentifiers } from '../oauth/provider.ts';
@@ -11,6 +11,8 @@ import type { McpHandler } from './server.ts';
 const LOOPBACK = ['127.0.0.1', '[::1]', 'localhost'];
 
 const CACHE = 'mcp';
+/** Requests longer than this (in characters of their cache key) are answered but not cached. */
+const MAX_CACHED_REQUEST = 2048;
 const SSE = 'text/event-stream';
 const JSON_TYPE = 'application/json';
 /** The SDK writes the JSON-RPC id last: `…,"jsonrpc":"2.0","id":7}` (and, framed as SSE, a blank line after). */
@@ -18,6 +20,9 @@ const ID_AT_END = /"id":(\d+|"(?:[^"\\]|\\.)*")\}(\n\n)?$/;
 
 /** Whether an answer can be replayed for another request id: it ends with its id where the SDK puts it. */
 const cacheable = (text: string, id: string | number) => ID_AT_END.exec(text)?.[1] === JSON.stringify(id);
+
+/** A tool error (a rule failure, a bad argument) is answered again rather than kept. */
+const isErrorResult = (text: string) => text.includes('"isError":true');
 
 /** A cached answer given the id of the request it now answers. */
 function withId(text: string, id: string | number): string | undefined {
@@ -133,9 +138,8 @@ export async function registerMcpRoutes(
       if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string') continue;
       const tool = deps.mcp.byName.get(message.params.name);
       if (!tool) continue;
-      // As at the REST API: anonymous callers get the public view where there is one; a token must hold the scope.
-      if (principal.kind === 'anonymous' ? !tool.anonymous : !principal.scopes.has(tool.scope))
-        return { tool: tool.name, scope: tool.scope };
+      // The REST API's own rule: anonymous callers get the public view where there is one; a token needs the scope.
+      if (!mayCall(principal, tool)) return { tool: tool.name, scope: tool.scope };
     }
     return undefined;
   }
@@ -204,7 +208,7 @@ export async function registerMcpRoutes(
       if (name !== 'content-length') reply.header(name, value);
     });
     const text = response.status === 202 ? null : await response.text();
-    if (cacheKey && text && response.status === 200 && cacheable(text, cacheKey.id)) {
+    if (cacheKey && text && response.status === 200 && cacheable(text, cacheKey.id) && !isErrorResult(text)) {
       const type = response.headers.get('content-type') ?? '';
       if (type.startsWith(cacheKey.sse ? SSE : JSON_TYPE)) deps.responses.set(CACHE, cacheKey.key, text, generation);
     }
@@ -212,13 +216,12 @@ export async function registerMcpRoutes(
   };
 
   /**
-   * The micro-cache of read-only tool answers for the two shared views (anonymous callers and staff), as the REST
-   * catalog list has (LIST_CACHE_MS): the whole request but its id is the key, so the answer differs only in its id.
-   * Personal views (students) are never cached; any write through the API on this instance clears it at once.
+   * The micro-cache of tool answers for the two shared views (anonymous callers and staff), as the REST catalog list
+   * has (LIST_CACHE_MS). Only read-only tools that serve anonymous callers qualify: only their staff answer is the same
+   * for every staff member (getAccount, for one, is not). The whole request but its id is the key, with every header
+   * the SDK judges a request by, so a cached answer never skips a check; large requests are not cached.
    */
   function answerCacheKey(body: unknown, principal: Principal, headers: FastifyRequest['headers']) {
-    // The headers the SDK judges a request by are part of the key, so a cached answer never skips its checks.
-    const protocolVersion = headers['mcp-protocol-version'];
     if (!deps.responses.enabled || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const { method, params, id, jsonrpc } = body as {
       method?: unknown;
@@ -226,18 +229,19 @@ export async function registerMcpRoutes(
       id?: unknown;
       jsonrpc?: unknown;
     };
-    if (
-      method !== 'tools/call' ||
-      typeof params?.name !== 'string' ||
-      (typeof id !== 'string' && typeof id !== 'number')
-    )
-      return undefined;
+    if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
+    if (typeof id !== 'string' && typeof id !== 'number') return undefined;
     const tool = deps.mcp.byName.get(params.name);
-    if (!tool?.annotations.readOnlyHint) return undefined;
-    const view = principal.kind === 'anonymous' ? 'anonymous' : isStaff(principal) ? 'staff' : undefined;
-    if (!view) return undefined;
+    const view = sharedView(principal);
+    if (!tool?.annotations.readOnlyHint || !tool.anonymous || !view) return undefined;
+    const checked = Object.keys(headers)
+      .filter((name) => name.startsWith('mcp-') || name === 'accept')
+      .sort()
+      .map((name) => `${name}:${String(headers[name])}`);
+    const key = `${view} ${JSON.stringify([checked, jsonrpc, params])}`;
+    if (key.length > MAX_CACHED_REQUEST) return undefined;
+    const protocolVersion = headers['mcp-protocol-version'];
     const sse = typeof protocolVersion === 'string' && !protocolVersion.startsWith('2026');
-    const key = `${view} ${String(protocolVersion)} ${String(headers.accept)} ${JSON.stringify([jsonrpc, params])}`;
     return { key, id, sse };
   }
 

@@ -153,12 +153,12 @@ export function mcpHandler(deps: {
       const document = deps.documents.find((d) => d.url === uri);
       if (document) return { contents: [{ uri, mimeType: document.mimeType, text: await document.load() }] };
       if (uri.startsWith(coursePrefix)) {
-        const slug = decodeURIComponent(uri.slice(coursePrefix.length));
         try {
+          const slug = decodeURIComponent(uri.slice(coursePrefix.length));
           const course = await outline.run({ course: slug }, ANONYMOUS);
           return { contents: [{ uri, mimeType: 'text/markdown', text: courseMarkdown(course, deps.baseUrl) }] };
         } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
+          if (!(error instanceof ApiError) && !(error instanceof URIError)) throw error;
         }
       }
       throw new ResourceNotFoundError(uri);

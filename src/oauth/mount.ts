@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { etagMatches } from '../discovery/conditional.ts';
 import { sendError } from '../http/error-handler.ts';
 import { errors } from '../http/errors.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
@@ -65,7 +66,7 @@ export async function mountProvider(
             .header('vary', 'Origin')
             .header('etag', document.etag)
             .header('cache-control', 'public, max-age=300');
-          if (request.headers['if-none-match'] === document.etag) return reply.code(304).send();
+          if (etagMatches(request.headers['if-none-match'], document.etag)) return reply.code(304).send();
           return reply.type('application/json; charset=utf-8').send(document.body);
         }
       }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { apiClient, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { legacyClient, mcpPost, modernClient, resultJson, toolCall } from '../support/mcp.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -240,6 +240,46 @@ for (const engine of engines) {
         authorization: `Bearer ${await tokenFor(server, staff, 'courses:write', `${server.url}/mcp`)}`,
       });
       assert.equal(write.headers.get('x-cache'), null);
+    });
+
+    test('nothing personal is cached: two staff members each get their own account; errors and big requests are not kept', async () => {
+      const other = await createUser(server, 'staff', 'Otto Other');
+      const asFirst = { authorization: `Bearer ${await tokenFor(server, staff, 'account:read', `${server.url}/mcp`)}` };
+      const asOther = { authorization: `Bearer ${await tokenFor(server, other, 'account:read', `${server.url}/mcp`)}` };
+      const mine = (await mcpPost(server.url, toolCall('getAccount', {}, 1), asFirst)).json();
+      const theirs = await mcpPost(server.url, toolCall('getAccount', {}, 2), asOther);
+      assert.equal(theirs.headers.get('x-cache'), null);
+      const email = (r: Record<string, unknown>) =>
+        (r.result as { structuredContent: { email: string } }).structuredContent.email;
+      assert.notEqual(email(theirs.json()), email(mine));
+      assert.equal(email(theirs.json()), other.email);
+      const failing = () => mcpPost(server.url, toolCall('getCourse', { id: 'no-such-course' }));
+      await failing();
+      assert.equal((await failing()).headers.get('x-cache'), null, 'tool errors are answered again');
+      const big = () => mcpPost(server.url, toolCall('listCourses', { q: 'x'.repeat(90) }, 7), { 'x-pad': 'y' });
+      await big();
+      assert.equal((await big()).headers.get('x-cache'), 'hit', 'ordinary requests are kept');
+      const huge = () => mcpPost(server.url, toolCall('listCourses', { [`${'k'.repeat(3000)}`]: 1 }));
+      await huge();
+      assert.equal((await huge()).headers.get('x-cache'), null, 'large requests are not kept');
+    });
+
+    test('the outline follows the curriculum scope: without curriculum:read a token gets the public view', async () => {
+      const coursesOnly = await tokenFor(server, staff, 'courses:read', `${server.url}/mcp`);
+      const client = await legacyClient(server.url, coursesOnly);
+      const seen = resultJson(
+        await client.callTool({ name: 'getCourseOutline', arguments: { course: published.slug } }),
+      );
+      const lessons = (seen.sections as { lessons: { id: string; body: string | null }[] }[])[0].lessons;
+      assert.deepEqual(
+        lessons.map((l) => [l.id, l.body]),
+        [
+          [previewId, 'The Moon body'],
+          [lockedId, null],
+        ],
+        'staff without curriculum:read see what anonymous callers see',
+      );
+      await client.close();
     });
 
     test('an outside request cannot borrow the in-process call header: it is served as any other', async () => {

@@ -115,6 +115,8 @@ for (const engine of engines) {
         assert.equal(second.headers.get('access-control-allow-origin'), '*');
         const again = await fetch(`${server.url}${path}`, { headers: { 'if-none-match': etag } });
         assert.equal(again.status, 304);
+        const weak = await fetch(`${server.url}${path}`, { headers: { 'if-none-match': `"x", W/${etag}` } });
+        assert.equal(weak.status, 304, 'If-None-Match compares weakly and takes a list');
       }
       // The provider writes its endpoints for the Host a request came to: one origin's bytes never answer another.
       const other = await new Promise<string>((resolve, reject) => {
