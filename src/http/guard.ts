@@ -74,6 +74,19 @@ export function requireRouteDeclarations(app: FastifyInstance): RouteEntry[] {
   return table;
 }
 
+/** Whether a request tries to pass an access token in its query or body (RFC 6750 §2.2–2.3), which is refused. */
+export function tokenOutsideHeader(request: FastifyRequest): boolean {
+  const query = request.query as Record<string, unknown> | undefined;
+  const body = request.body as Record<string, unknown> | undefined;
+  return query?.access_token !== undefined || (!!body && typeof body === 'object' && 'access_token' in body);
+}
+
+export const tokenOutsideHeaderError = () =>
+  new ApiError(
+    'invalid_request',
+    'Send the access token in the Authorization header ("Bearer <token>"), never in the query or body.',
+  );
+
 /**
  * The guard of every API route. No Authorization header: the anonymous principal, never a 401. A token is read only
  * from the header; it must be active, unrevoked, unexpired and bound to this API. Its power is its scopes ∩ the role.
@@ -101,18 +114,7 @@ export function installGuard(
     const internal = request.headers[INTERNAL_CALL_HEADER];
     const issued = typeof internal === 'string' ? deps.internalCalls?.take(internal) : undefined;
     if (issued) return issued;
-    const query = request.query as Record<string, unknown> | undefined;
-    const body = request.body as Record<string, unknown> | undefined;
-    if (query?.access_token !== undefined || (body && typeof body === 'object' && 'access_token' in body)) {
-      return void sendError(
-        request,
-        reply,
-        new ApiError(
-          'invalid_request',
-          'Send the access token in the Authorization header ("Bearer <token>"), never in the query or body.',
-        ),
-      );
-    }
+    if (tokenOutsideHeader(request)) return void sendError(request, reply, tokenOutsideHeaderError());
     const { token, malformed } = bearerToken(request.headers.authorization);
     if (malformed)
       return void challenge(

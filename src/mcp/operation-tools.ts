@@ -7,7 +7,7 @@ export type ArgumentPlaces = { params: string[]; query: string[]; body: string[]
 
 /** An MCP tool and the API operation it runs: the same operationId, input, scope and principal rules. */
 export type OperationTool = ToolDescription & {
-  route: { method: string; url: string; args: ArgumentPlaces; noContent: boolean };
+  route: { method: string; url: string; args: ArgumentPlaces };
 };
 
 /** The result a tool gives for an operation that answers 204 No Content. */
@@ -48,11 +48,11 @@ function inputOf(route: RouteEntry, name: string): { schema: JsonSchema; args: A
   };
 }
 
-function outputOf(route: RouteEntry): { schema: JsonSchema; noContent: boolean } {
+function outputOf(route: RouteEntry): JsonSchema {
   const responses = (route.schema?.response ?? {}) as Record<string, unknown>;
   const status = Object.keys(responses).find((code) => /^2\d\d$/.test(code));
-  if (!status || status === '204') return { schema: DONE_SCHEMA, noContent: true };
-  return { schema: plain(responses[status]), noContent: false };
+  if (!status || status === '204') return DONE_SCHEMA;
+  return plain(responses[status]);
 }
 
 /**
@@ -98,7 +98,7 @@ export function operationTools(routes: readonly RouteEntry[]): OperationTool[] {
       title: String(route.schema?.summary ?? name),
       description: describe(route, scope, anonymous),
       inputSchema: input.schema,
-      outputSchema: output.schema,
+      outputSchema: output,
       annotations: annotationsOf(route.method, name),
       _meta: {
         'lyceum/scope': scope,
@@ -108,7 +108,7 @@ export function operationTools(routes: readonly RouteEntry[]): OperationTool[] {
       },
       scope,
       anonymous,
-      route: { method: route.method, url: route.url, args: input.args, noContent: output.noContent },
+      route: { method: route.method, url: route.url, args: input.args },
     });
   }
   return tools;

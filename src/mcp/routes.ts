@@ -1,5 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { tokenOutsideHeader, tokenOutsideHeaderError } from '../http/guard.ts';
 import { ANONYMOUS, mayCall, type Principal, tokenPrincipal } from '../http/principal.ts';
 import { type ResponseCache, sharedView } from '../http/response-cache.ts';
 import { bearerChallenge } from '../http/www-authenticate.ts';
@@ -111,6 +112,10 @@ export async function registerMcpRoutes(
       .send({ error: params.body ?? params.error ?? 'invalid_token', error_description: params.description });
 
   async function principalFor(request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> {
+    if (tokenOutsideHeader(request)) {
+      const error = tokenOutsideHeaderError();
+      return void reply.code(error.status).send(error.toBody());
+    }
     const { token, malformed } = bearerToken(request.headers.authorization);
     if (malformed)
       return void challenge(reply, 401, {

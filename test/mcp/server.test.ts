@@ -292,6 +292,16 @@ for (const engine of engines) {
       assert.equal(forged.body.error, 'insufficient_scope');
     });
 
+    test('a token in the query is refused, as at the REST API', async () => {
+      const response = await fetch(`${server.url}/mcp?access_token=abc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(toolCall('listCourses')),
+      });
+      assert.equal(response.status, 400);
+      assert.equal(((await response.json()) as { error: string }).error, 'invalid_request');
+    });
+
     test('an invalid token is 401 invalid_token, whatever the method', async () => {
       const response = await mcpPost(server.url, toolCall('listCourses'), {
         authorization: 'Bearer not-a-real-token-at-all',
