@@ -159,7 +159,7 @@ export async function buildApp(deps: AppDeps) {
   const render = pageRenderer({ db, school });
   const pageContext = requestPageContext({ db, school, sessions, cookie: cookie_ });
 
-  const tokens = tokenCache({ ttlMs: config.TOKEN_CACHE_SECONDS * 1000 });
+  const tokens = tokenCache({ ttlMs: config.TOKEN_CACHE_SECONDS * 1000, now: () => clock.now().getTime() });
   const verifyAccessToken = accessTokenVerifier({ db, clock, cache: tokens });
   const provider = createProvider({
     config,

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { type Config, loadConfig } from '../../src/config.ts';
+import type { Clock } from '../../src/db/clock.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
 import { type Engine, freshDatabaseUrl } from './databases.ts';
 
@@ -17,7 +18,7 @@ export type TestServer = RunningServer & {
 export async function startTestServer(
   engine: Engine,
   env: Record<string, string> = {},
-  options: { databaseUrl?: string } = {},
+  options: { databaseUrl?: string; clock?: Clock } = {},
 ): Promise<TestServer> {
   const databaseUrl = options.databaseUrl ?? (await freshDatabaseUrl(engine));
   const logs: string[] = [];
@@ -29,7 +30,7 @@ export async function startTestServer(
   });
   const port = env.PORT ?? String(await freePort());
   const config = loadConfig({ LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: port, DATABASE_URL: databaseUrl, ...env });
-  const server = await startServer(config, { logStream });
+  const server = await startServer(config, { logStream, clock: options.clock });
   const setupLine = logs.map((l) => JSON.parse(l)).find((l) => l.setup_url);
   return { ...server, config, databaseUrl, logs, setupUrl: setupLine?.setup_url };
 }
