@@ -14,10 +14,23 @@ for (const engine of engines) {
       const database = connectDatabase(loadConfig({ DATABASE_URL: url }).database);
       try {
         await database.migrate();
+        const schema = async () => ({
+          tables: (await database.db.introspection.getTables({ withInternalKyselyTables: true }))
+            .map((t) => `${t.name}(${t.columns.map((c) => `${c.name}:${c.dataType}:${c.isNullable}`).join(',')})`)
+            .sort(),
+          migrations: (
+            await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db)
+          ).rows.map((r) => r.name),
+        });
+        const first = await schema();
         await database.migrate();
-        const tables = (await database.db.introspection.getTables()).map((t) => t.name);
+        assert.deepEqual(await schema(), first, 'tables, columns and applied migrations are unchanged');
+        assert.ok(first.migrations.length >= 4, first.migrations.join(' '));
         for (const name of ['users', 'sessions', 'server_secrets', 'setup_tokens', 'school'])
-          assert.ok(tables.includes(name), name);
+          assert.ok(
+            first.tables.some((t) => t.startsWith(`${name}(`)),
+            name,
+          );
       } finally {
         await database.close();
       }

@@ -50,6 +50,9 @@ for (const engine of engines) {
       const client = new WebClient(server.url);
       await client.submit('/signin', '/signin', { email: OWNER.email, password: OWNER.password });
       const stolen = new Map(client.cookies);
+      const before = new WebClient(server.url);
+      for (const [k, v] of stolen) before.cookies.set(k, v);
+      assert.match((await before.get('/')).text, /Welcome back/, 'the copied cookie is signed in before sign-out');
       const signout = await client.get('/signout');
       await client.postForm('/signout', { _csrf: csrfOf(signout.text) });
       const replay = new WebClient(server.url);
