@@ -1,5 +1,7 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
+import { noContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import {
   Account,
@@ -16,7 +18,8 @@ const tags = ['account'];
 const read = { scope: 'account:read' } as const;
 const write = { scope: 'account:write' } as const;
 
-export function accountRoutes(app: FastifyInstance, service: AccountService) {
+export function accountRoutes(fastify: FastifyInstance, service: AccountService) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/api/v1/account', {
     config: read,
     schema: {
@@ -28,7 +31,7 @@ export function accountRoutes(app: FastifyInstance, service: AccountService) {
     handler: async (request) => service.get(request.principal),
   });
 
-  app.patch<{ Body: AccountUpdate }>('/api/v1/account', {
+  app.patch('/api/v1/account', {
     config: write,
     schema: {
       operationId: 'updateAccount',
@@ -40,7 +43,7 @@ export function accountRoutes(app: FastifyInstance, service: AccountService) {
     handler: async (request) => service.update(request.principal, request.body),
   });
 
-  app.post<{ Body: PasswordChange }>('/api/v1/account/password', {
+  app.post('/api/v1/account/password', {
     config: write,
     schema: {
       operationId: 'changePassword',
@@ -49,8 +52,7 @@ export function accountRoutes(app: FastifyInstance, service: AccountService) {
       body: PasswordChange,
       response: { 204: Type.Null(), ...errorResponses(400, 401, 403) },
     },
-    handler: async (request, reply) =>
-      reply.code(204).send(await service.changePassword(request.principal, request.body)),
+    handler: async (request, reply) => noContent(reply, service.changePassword(request.principal, request.body)),
   });
 
   app.get('/api/v1/account/apps', {
@@ -65,7 +67,7 @@ export function accountRoutes(app: FastifyInstance, service: AccountService) {
     handler: async (request) => service.listConnectedApps(request.principal),
   });
 
-  app.delete<{ Params: { client_id: string } }>('/api/v1/account/apps/:client_id', {
+  app.delete('/api/v1/account/apps/:client_id', {
     config: write,
     schema: {
       operationId: 'revokeConnectedApp',
@@ -75,6 +77,6 @@ export function accountRoutes(app: FastifyInstance, service: AccountService) {
       response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request, reply) =>
-      reply.code(204).send(await service.revokeConnectedApp(request.principal, request.params.client_id)),
+      noContent(reply, service.revokeConnectedApp(request.principal, request.params.client_id)),
   });
 }

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../http/schemas.ts';
 import { Appearance, AppearanceUpdate } from './schema.ts';
@@ -5,7 +6,8 @@ import type { AppearanceService } from './service.ts';
 
 const tags = ['appearance'];
 
-export function appearanceRoutes(app: FastifyInstance, service: AppearanceService) {
+export function appearanceRoutes(fastify: FastifyInstance, service: AppearanceService) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/api/v1/appearance', {
     config: { scope: 'appearance:read', anonymous: true },
     schema: {
@@ -17,7 +19,7 @@ export function appearanceRoutes(app: FastifyInstance, service: AppearanceServic
     handler: async () => service.get(),
   });
 
-  app.patch<{ Body: AppearanceUpdate }>('/api/v1/appearance', {
+  app.patch('/api/v1/appearance', {
     config: { scope: 'appearance:write' },
     schema: {
       operationId: 'updateAppearance',

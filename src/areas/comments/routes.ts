@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../http/schemas.ts';
 import { Comment, CommentIdParams, CommentListQuery, CommentPage } from './schema.ts';
@@ -7,8 +8,9 @@ const tags = ['comments'];
 const read = { scope: 'comments:read', anonymous: true } as const;
 
 /** Read-only: comments are written by signed-in users on the school's own pages (see web/post-page.ts). */
-export function commentsRoutes(app: FastifyInstance, service: CommentsService) {
-  app.get<{ Querystring: CommentListQuery }>('/api/v1/comments', {
+export function commentsRoutes(fastify: FastifyInstance, service: CommentsService) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/api/v1/comments', {
     config: read,
     schema: {
       operationId: 'listComments',
@@ -20,7 +22,7 @@ export function commentsRoutes(app: FastifyInstance, service: CommentsService) {
     handler: async (request) => service.list(request.principal, request.query),
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/comments/:id', {
+  app.get('/api/v1/comments/:id', {
     config: read,
     schema: {
       operationId: 'getComment',

@@ -1,5 +1,7 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
+import { noContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import {
   Course,
@@ -17,8 +19,9 @@ const read = { scope: 'courses:read', anonymous: true } as const;
 const write = { scope: 'courses:write' } as const;
 const writeErrors = errorResponses(400, 401, 403, 404, 409);
 
-export function courseRoutes(app: FastifyInstance, service: CoursesService) {
-  app.get<{ Querystring: CourseListQuery }>('/api/v1/courses', {
+export function courseRoutes(fastify: FastifyInstance, service: CoursesService) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/api/v1/courses', {
     config: { ...read, microcache: 'courses' },
     schema: {
       operationId: 'listCourses',
@@ -30,7 +33,7 @@ export function courseRoutes(app: FastifyInstance, service: CoursesService) {
     handler: async (request) => service.list(request.principal, request.query),
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/courses/:id', {
+  app.get('/api/v1/courses/:id', {
     config: read,
     schema: {
       operationId: 'getCourse',
@@ -42,7 +45,7 @@ export function courseRoutes(app: FastifyInstance, service: CoursesService) {
     handler: async (request) => service.get(request.principal, request.params.id),
   });
 
-  app.post<{ Body: CourseCreate }>('/api/v1/courses', {
+  app.post('/api/v1/courses', {
     config: { ...write, idempotent: true },
     schema: {
       operationId: 'createCourse',
@@ -54,7 +57,7 @@ export function courseRoutes(app: FastifyInstance, service: CoursesService) {
     handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
-  app.patch<{ Params: { id: string }; Body: CourseUpdate }>('/api/v1/courses/:id', {
+  app.patch('/api/v1/courses/:id', {
     config: write,
     schema: {
       operationId: 'updateCourse',
@@ -67,7 +70,7 @@ export function courseRoutes(app: FastifyInstance, service: CoursesService) {
     handler: async (request) => service.update(request.params.id, request.body),
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/courses/:id', {
+  app.delete('/api/v1/courses/:id', {
     config: write,
     schema: {
       operationId: 'deleteCourse',
@@ -76,7 +79,7 @@ export function courseRoutes(app: FastifyInstance, service: CoursesService) {
       params: CourseIdParams,
       response: { 204: Type.Null(), ...writeErrors },
     },
-    handler: async (request, reply) => reply.code(204).send(await service.delete(request.params.id)),
+    handler: async (request, reply) => noContent(reply, service.delete(request.params.id)),
   });
 
   for (const [action, operationId, summary] of [
@@ -84,7 +87,7 @@ export function courseRoutes(app: FastifyInstance, service: CoursesService) {
     ['unpublish', 'unpublishCourse', 'Return a published course to draft'],
     ['archive', 'archiveCourse', 'Archive a course (hidden from the catalog; enrolled students keep access)'],
   ] as const) {
-    app.post<{ Params: { id: string } }>(`/api/v1/courses/:id/${action}`, {
+    app.post(`/api/v1/courses/:id/${action}`, {
       config: write,
       schema: { operationId, tags, summary, params: CourseIdParams, response: { 200: Course, ...writeErrors } },
       handler: async (request) => service[action](request.params.id),

@@ -1,5 +1,7 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
+import { noContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import { CourseIdParams, CourseKeyParams } from '../courses/schema.ts';
 import {
@@ -27,8 +29,9 @@ const write = { scope: 'curriculum:write' } as const;
 const readErrors = errorResponses(400, 401, 403, 404);
 const writeErrors = errorResponses(400, 401, 403, 404, 409);
 
-export function curriculumRoutes(app: FastifyInstance, service: CurriculumService) {
-  app.get<{ Params: { id: string }; Querystring: SectionListQuery }>('/api/v1/courses/:id/sections', {
+export function curriculumRoutes(fastify: FastifyInstance, service: CurriculumService) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/api/v1/courses/:id/sections', {
     config: read,
     schema: {
       operationId: 'listSections',
@@ -41,7 +44,7 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
     handler: async (request) => service.listSections(request.principal, request.params.id, request.query),
   });
 
-  app.post<{ Params: { id: string }; Body: SectionCreate }>('/api/v1/courses/:id/sections', {
+  app.post('/api/v1/courses/:id/sections', {
     config: { ...write, idempotent: true },
     schema: {
       operationId: 'createSection',
@@ -55,7 +58,7 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
       reply.code(201).send(await service.createSection(request.params.id, request.body)),
   });
 
-  app.post<{ Params: { id: string }; Body: SectionReorder }>('/api/v1/courses/:id/sections/reorder', {
+  app.post('/api/v1/courses/:id/sections/reorder', {
     config: write,
     schema: {
       operationId: 'reorderSections',
@@ -68,7 +71,7 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
     handler: async (request) => service.reorderSections(request.params.id, request.body.section_ids),
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/sections/:id', {
+  app.get('/api/v1/sections/:id', {
     config: read,
     schema: {
       operationId: 'getSection',
@@ -80,7 +83,7 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
     handler: async (request) => service.getSection(request.principal, request.params.id),
   });
 
-  app.patch<{ Params: { id: string }; Body: SectionUpdate }>('/api/v1/sections/:id', {
+  app.patch('/api/v1/sections/:id', {
     config: write,
     schema: {
       operationId: 'updateSection',
@@ -93,7 +96,7 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
     handler: async (request) => service.updateSection(request.params.id, request.body),
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/sections/:id', {
+  app.delete('/api/v1/sections/:id', {
     config: write,
     schema: {
       operationId: 'deleteSection',
@@ -102,10 +105,10 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
       params: SectionIdParams,
       response: { 204: Type.Null(), ...writeErrors },
     },
-    handler: async (request, reply) => reply.code(204).send(await service.deleteSection(request.params.id)),
+    handler: async (request, reply) => noContent(reply, service.deleteSection(request.params.id)),
   });
 
-  app.get<{ Params: { id: string }; Querystring: LessonListQuery }>('/api/v1/sections/:id/lessons', {
+  app.get('/api/v1/sections/:id/lessons', {
     config: read,
     schema: {
       operationId: 'listLessons',
@@ -118,7 +121,7 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
     handler: async (request) => service.listLessons(request.principal, request.params.id, request.query),
   });
 
-  app.post<{ Params: { id: string }; Body: LessonCreate }>('/api/v1/sections/:id/lessons', {
+  app.post('/api/v1/sections/:id/lessons', {
     config: { ...write, idempotent: true },
     schema: {
       operationId: 'createLesson',
@@ -132,7 +135,7 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
       reply.code(201).send(await service.createLesson(request.params.id, request.body)),
   });
 
-  app.post<{ Params: { id: string }; Body: LessonReorder }>('/api/v1/sections/:id/lessons/reorder', {
+  app.post('/api/v1/sections/:id/lessons/reorder', {
     config: write,
     schema: {
       operationId: 'reorderLessons',
@@ -145,7 +148,7 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
     handler: async (request) => service.reorderLessons(request.params.id, request.body.lesson_ids),
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/lessons/:id', {
+  app.get('/api/v1/lessons/:id', {
     config: read,
     schema: {
       operationId: 'getLesson',
@@ -157,7 +160,7 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
     handler: async (request) => service.getLesson(request.principal, request.params.id),
   });
 
-  app.patch<{ Params: { id: string }; Body: LessonUpdate }>('/api/v1/lessons/:id', {
+  app.patch('/api/v1/lessons/:id', {
     config: write,
     schema: {
       operationId: 'updateLesson',
@@ -170,7 +173,7 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
     handler: async (request) => service.updateLesson(request.params.id, request.body),
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/lessons/:id', {
+  app.delete('/api/v1/lessons/:id', {
     config: write,
     schema: {
       operationId: 'deleteLesson',
@@ -179,10 +182,10 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
       params: LessonIdParams,
       response: { 204: Type.Null(), ...writeErrors },
     },
-    handler: async (request, reply) => reply.code(204).send(await service.deleteLesson(request.params.id)),
+    handler: async (request, reply) => noContent(reply, service.deleteLesson(request.params.id)),
   });
 
-  app.post<{ Params: { id: string }; Body: LessonMove }>('/api/v1/lessons/:id/move', {
+  app.post('/api/v1/lessons/:id/move', {
     config: write,
     schema: {
       operationId: 'moveLesson',
@@ -199,7 +202,7 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
     ['publish', 'publishSection', 'Publish a section (its published lessons become visible)'],
     ['unpublish', 'unpublishSection', 'Return a section to draft (hides all its lessons)'],
   ] as const) {
-    app.post<{ Params: { id: string } }>(`/api/v1/sections/:id/${action}`, {
+    app.post(`/api/v1/sections/:id/${action}`, {
       config: write,
       schema: { operationId, tags, summary, params: SectionIdParams, response: { 200: Section, ...writeErrors } },
       handler: async (request) => service[operationId](request.params.id),
@@ -210,7 +213,7 @@ export function curriculumRoutes(app: FastifyInstance, service: CurriculumServic
     ['publish', 'publishLesson', 'Publish a lesson (it needs its content: a body or an asset_url, by type)'],
     ['unpublish', 'unpublishLesson', 'Return a lesson to draft'],
   ] as const) {
-    app.post<{ Params: { id: string } }>(`/api/v1/lessons/:id/${action}`, {
+    app.post(`/api/v1/lessons/:id/${action}`, {
       config: write,
       schema: { operationId, tags, summary, params: LessonIdParams, response: { 200: Lesson, ...writeErrors } },
       handler: async (request) => service[operationId](request.params.id),

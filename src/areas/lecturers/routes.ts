@@ -1,5 +1,7 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
+import { noContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import {
   Lecturer,
@@ -16,8 +18,9 @@ const read = { scope: 'lecturers:read', anonymous: true } as const;
 const write = { scope: 'lecturers:write' } as const;
 const writeErrors = errorResponses(400, 401, 403, 404, 409);
 
-export function lecturersRoutes(app: FastifyInstance, service: LecturersService) {
-  app.get<{ Querystring: LecturerListQuery }>('/api/v1/lecturers', {
+export function lecturersRoutes(fastify: FastifyInstance, service: LecturersService) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/api/v1/lecturers', {
     config: read,
     schema: {
       operationId: 'listLecturers',
@@ -29,7 +32,7 @@ export function lecturersRoutes(app: FastifyInstance, service: LecturersService)
     handler: async (request) => service.list(request.principal, request.query),
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/lecturers/:id', {
+  app.get('/api/v1/lecturers/:id', {
     config: read,
     schema: {
       operationId: 'getLecturer',
@@ -41,7 +44,7 @@ export function lecturersRoutes(app: FastifyInstance, service: LecturersService)
     handler: async (request) => service.get(request.principal, request.params.id),
   });
 
-  app.post<{ Body: LecturerCreate }>('/api/v1/lecturers', {
+  app.post('/api/v1/lecturers', {
     config: { ...write, idempotent: true },
     schema: {
       operationId: 'createLecturer',
@@ -53,7 +56,7 @@ export function lecturersRoutes(app: FastifyInstance, service: LecturersService)
     handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
-  app.patch<{ Params: { id: string }; Body: LecturerUpdate }>('/api/v1/lecturers/:id', {
+  app.patch('/api/v1/lecturers/:id', {
     config: write,
     schema: {
       operationId: 'updateLecturer',
@@ -66,7 +69,7 @@ export function lecturersRoutes(app: FastifyInstance, service: LecturersService)
     handler: async (request) => service.update(request.params.id, request.body),
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/lecturers/:id', {
+  app.delete('/api/v1/lecturers/:id', {
     config: write,
     schema: {
       operationId: 'deleteLecturer',
@@ -75,14 +78,14 @@ export function lecturersRoutes(app: FastifyInstance, service: LecturersService)
       params: LecturerIdParams,
       response: { 204: Type.Null(), ...writeErrors },
     },
-    handler: async (request, reply) => reply.code(204).send(await service.delete(request.params.id)),
+    handler: async (request, reply) => noContent(reply, service.delete(request.params.id)),
   });
 
   for (const [action, operationId, summary] of [
     ['archive', 'archiveLecturer', 'Archive a lecturer (hidden from everyone but staff; courses keep listing them)'],
     ['restore', 'restoreLecturer', 'Make an archived lecturer active again'],
   ] as const) {
-    app.post<{ Params: { id: string } }>(`/api/v1/lecturers/:id/${action}`, {
+    app.post(`/api/v1/lecturers/:id/${action}`, {
       config: write,
       schema: { operationId, tags, summary, params: LecturerIdParams, response: { 200: Lecturer, ...writeErrors } },
       handler: async (request) => service[action](request.params.id),

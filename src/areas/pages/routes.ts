@@ -1,5 +1,7 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
+import { noContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import { Page, PageCreate, PageIdParams, PageKeyParams, PageList, PageListQuery, PageUpdate } from './schema.ts';
 import type { PagesService } from './service.ts';
@@ -9,8 +11,9 @@ const read = { scope: 'pages:read', anonymous: true } as const;
 const write = { scope: 'pages:write' } as const;
 const writeErrors = errorResponses(400, 401, 403, 404, 409);
 
-export function pagesRoutes(app: FastifyInstance, service: PagesService) {
-  app.get<{ Querystring: PageListQuery }>('/api/v1/pages', {
+export function pagesRoutes(fastify: FastifyInstance, service: PagesService) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/api/v1/pages', {
     config: read,
     schema: {
       operationId: 'listPages',
@@ -22,7 +25,7 @@ export function pagesRoutes(app: FastifyInstance, service: PagesService) {
     handler: async (request) => service.list(request.principal, request.query),
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/pages/:id', {
+  app.get('/api/v1/pages/:id', {
     config: read,
     schema: {
       operationId: 'getPage',
@@ -34,7 +37,7 @@ export function pagesRoutes(app: FastifyInstance, service: PagesService) {
     handler: async (request) => service.get(request.principal, request.params.id),
   });
 
-  app.post<{ Body: PageCreate }>('/api/v1/pages', {
+  app.post('/api/v1/pages', {
     config: { ...write, idempotent: true },
     schema: {
       operationId: 'createPage',
@@ -46,7 +49,7 @@ export function pagesRoutes(app: FastifyInstance, service: PagesService) {
     handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
-  app.patch<{ Params: { id: string }; Body: PageUpdate }>('/api/v1/pages/:id', {
+  app.patch('/api/v1/pages/:id', {
     config: write,
     schema: {
       operationId: 'updatePage',
@@ -59,7 +62,7 @@ export function pagesRoutes(app: FastifyInstance, service: PagesService) {
     handler: async (request) => service.update(request.params.id, request.body),
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/pages/:id', {
+  app.delete('/api/v1/pages/:id', {
     config: write,
     schema: {
       operationId: 'deletePage',
@@ -68,14 +71,14 @@ export function pagesRoutes(app: FastifyInstance, service: PagesService) {
       params: PageIdParams,
       response: { 204: Type.Null(), ...writeErrors },
     },
-    handler: async (request, reply) => reply.code(204).send(await service.delete(request.params.id)),
+    handler: async (request, reply) => noContent(reply, service.delete(request.params.id)),
   });
 
   for (const [action, operationId, summary] of [
     ['publish', 'publishPage', 'Publish a page: copy its draft body to the live body (it needs a body)'],
     ['unpublish', 'unpublishPage', 'Take a page off the site (the draft body is kept)'],
   ] as const) {
-    app.post<{ Params: { id: string } }>(`/api/v1/pages/:id/${action}`, {
+    app.post(`/api/v1/pages/:id/${action}`, {
       config: write,
       schema: { operationId, tags, summary, params: PageIdParams, response: { 200: Page, ...writeErrors } },
       handler: async (request) => service[action](request.params.id),

@@ -1,5 +1,7 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
+import { noContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import {
   Post,
@@ -18,8 +20,9 @@ const read = { scope: 'posts:read', anonymous: true } as const;
 const write = { scope: 'posts:write' } as const;
 const writeErrors = errorResponses(400, 401, 403, 404, 409);
 
-export function postsRoutes(app: FastifyInstance, service: PostsService) {
-  app.get<{ Querystring: PostListQuery }>('/api/v1/posts', {
+export function postsRoutes(fastify: FastifyInstance, service: PostsService) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/api/v1/posts', {
     config: read,
     schema: {
       operationId: 'listPosts',
@@ -31,7 +34,7 @@ export function postsRoutes(app: FastifyInstance, service: PostsService) {
     handler: async (request) => service.list(request.principal, request.query),
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/posts/:id', {
+  app.get('/api/v1/posts/:id', {
     config: read,
     schema: {
       operationId: 'getPost',
@@ -43,7 +46,7 @@ export function postsRoutes(app: FastifyInstance, service: PostsService) {
     handler: async (request) => service.get(request.principal, request.params.id),
   });
 
-  app.post<{ Body: PostCreate }>('/api/v1/posts', {
+  app.post('/api/v1/posts', {
     config: { ...write, idempotent: true },
     schema: {
       operationId: 'createPost',
@@ -55,7 +58,7 @@ export function postsRoutes(app: FastifyInstance, service: PostsService) {
     handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
-  app.patch<{ Params: { id: string }; Body: PostUpdate }>('/api/v1/posts/:id', {
+  app.patch('/api/v1/posts/:id', {
     config: write,
     schema: {
       operationId: 'updatePost',
@@ -68,7 +71,7 @@ export function postsRoutes(app: FastifyInstance, service: PostsService) {
     handler: async (request) => service.update(request.params.id, request.body),
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/posts/:id', {
+  app.delete('/api/v1/posts/:id', {
     config: write,
     schema: {
       operationId: 'deletePost',
@@ -77,10 +80,10 @@ export function postsRoutes(app: FastifyInstance, service: PostsService) {
       params: PostIdParams,
       response: { 204: Type.Null(), ...writeErrors },
     },
-    handler: async (request, reply) => reply.code(204).send(await service.delete(request.params.id)),
+    handler: async (request, reply) => noContent(reply, service.delete(request.params.id)),
   });
 
-  app.post<{ Params: { id: string }; Body: PostSchedule }>('/api/v1/posts/:id/schedule', {
+  app.post('/api/v1/posts/:id/schedule', {
     config: write,
     schema: {
       operationId: 'schedulePost',
@@ -97,7 +100,7 @@ export function postsRoutes(app: FastifyInstance, service: PostsService) {
     ['publish', 'publishPost', 'Publish a post now (a draft or a scheduled post)'],
     ['unpublish', 'unpublishPost', 'Return a published or scheduled post to draft'],
   ] as const) {
-    app.post<{ Params: { id: string } }>(`/api/v1/posts/:id/${action}`, {
+    app.post(`/api/v1/posts/:id/${action}`, {
       config: write,
       schema: { operationId, tags, summary, params: PostIdParams, response: { 200: Post, ...writeErrors } },
       handler: async (request) => service[action](request.params.id),

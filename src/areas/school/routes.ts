@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../http/schemas.ts';
 import { School, SchoolUpdate } from './schema.ts';
@@ -5,7 +6,8 @@ import type { SchoolService } from './service.ts';
 
 const tags = ['school'];
 
-export function schoolRoutes(app: FastifyInstance, service: SchoolService) {
+export function schoolRoutes(fastify: FastifyInstance, service: SchoolService) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/api/v1/school', {
     config: { scope: 'school:read', anonymous: true },
     schema: {
@@ -17,7 +19,7 @@ export function schoolRoutes(app: FastifyInstance, service: SchoolService) {
     handler: async (request) => service.get(request.principal),
   });
 
-  app.patch<{ Body: SchoolUpdate }>('/api/v1/school', {
+  app.patch('/api/v1/school', {
     config: { scope: 'school:write' },
     schema: {
       operationId: 'updateSchool',
