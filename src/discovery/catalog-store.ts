@@ -64,9 +64,19 @@ export function catalogStore() {
       return { courses: rows.map(toCourse), total: Number(count.n) };
     },
 
-    /** Published lessons in published sections, and their total duration, per public course: one aggregate query. */
-    async courseSizes(db: Db, courseIds?: string[]): Promise<Map<string, CourseSize>> {
-      if (courseIds && courseIds.length === 0) return new Map();
+    /** One batch of public courses, newest first, after the cursor id (ids are time-ordered). */
+    async publicCoursesBefore(db: Db, beforeId: string | undefined, limit: number) {
+      let query = publicCourses(db).select(courseColumns).orderBy('id', 'desc').limit(limit);
+      if (beforeId) query = query.where('id', '<', beforeId);
+      return (await query.execute()).map(toCourse);
+    },
+
+    /**
+     * Published lessons in published sections, and their total duration, per public course: one aggregate query,
+     * for the given courses or for an id range (which the lessons' course_id index serves better than a long IN list).
+     */
+    async courseSizes(db: Db, courses: string[] | { from: string; to: string }): Promise<Map<string, CourseSize>> {
+      if (Array.isArray(courses) && courses.length === 0) return new Map();
       let query = db
         .selectFrom('lessons as l')
         .innerJoin('sections as s', 's.id', 'l.section_id')
@@ -81,7 +91,9 @@ export function catalogStore() {
           (eb) => eb.fn.coalesce(eb.fn.sum<number>('l.duration_s'), sql<number>`0`).as('duration_s'),
         ])
         .groupBy('l.course_id');
-      if (courseIds) query = query.where('l.course_id', 'in', courseIds);
+      query = Array.isArray(courses)
+        ? query.where('l.course_id', 'in', courses)
+        : query.where('l.course_id', '>=', courses.from).where('l.course_id', '<=', courses.to);
       const rows = await query.execute();
       return new Map(rows.map((r) => [r.course_id, { lessons: Number(r.lessons), duration_s: Number(r.duration_s) }]));
     },

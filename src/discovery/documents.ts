@@ -4,7 +4,9 @@ import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
 import type { CatalogStore } from './catalog-store.ts';
 import { LLMS_TXT_LIMIT, llmsTxt, type OutlineSection } from './llms-txt.ts';
-import { pricingMd } from './pricing-md.ts';
+import { courseRow, pricingMd } from './pricing-md.ts';
+
+const PRICING_BATCH = 5_000;
 
 /** A generated document with what HTTP caches need: a strong ETag of its bytes and when it last changed. */
 export type GeneratedDocument = { body: string; etag: string; lastModified: Date };
@@ -24,7 +26,10 @@ export function discoveryDocuments(deps: {
   school: SchoolStore;
   store: CatalogStore;
   ttlMs: number;
+  /** How many courses /pricing.md reads and renders at a time. */
+  pricingBatch?: number;
 }) {
+  const batchSize = deps.pricingBatch ?? PRICING_BATCH;
   const { db, store } = deps;
   const seen = new Map<string, { etag: string; since: Date }>();
   const kept = new Map<string, { document: Promise<GeneratedDocument>; until: number }>();
@@ -97,12 +102,22 @@ export function discoveryDocuments(deps: {
     llmsFullTxt: () => cached('llms-full.txt', () => llms(true)),
     pricingMd: () =>
       cached('pricing.md', async () => {
-        const [school, courses, sizes] = await Promise.all([
-          deps.school.get(db),
-          store.newestCourses(db, undefined),
-          store.courseSizes(db),
-        ]);
-        return pricingMd({ baseUrl: deps.baseUrl, school, courses: courses.courses, sizes });
+        const school = await deps.school.get(db);
+        const locale = school?.locale ?? 'en';
+        const courseRows: string[][] = [];
+        // Every public course, a batch at a time with a pause between batches: at 100,000 courses the whole
+        // document takes about half a second to build, which must not hold up every other request.
+        for (let before: string | undefined; ; ) {
+          const batch = await store.publicCoursesBefore(db, before, batchSize);
+          if (batch.length === 0) break;
+          const last = batch[batch.length - 1] as (typeof batch)[number];
+          const sizes = await store.courseSizes(db, { from: last.id, to: (batch[0] ?? last).id });
+          for (const course of batch) courseRows.push(courseRow(course, sizes.get(course.id), deps.baseUrl, locale));
+          if (batch.length < batchSize) break;
+          before = last.id;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return pricingMd({ baseUrl: deps.baseUrl, school, courseRows });
       }),
     /** Called after every successful write through the API on this instance. */
     invalidate() {

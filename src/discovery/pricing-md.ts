@@ -1,12 +1,26 @@
 import type { CatalogCourse, CourseSize } from './catalog-store.ts';
 import { formatDuration, formatMoney } from './catalog-text.ts';
 
+export type PricingSchool = { name: string; locale: string; terms_url: string | null; privacy_url: string | null };
+
 export type PricingData = {
   baseUrl: string;
-  school: { name: string; locale: string; terms_url: string | null; privacy_url: string | null } | undefined;
-  courses: CatalogCourse[];
-  sizes: Map<string, CourseSize>;
+  school: PricingSchool | undefined;
+  /** The Courses table's rows, from courseRow (built in batches for a large catalog). */
+  courseRows: string[][];
 };
+
+/** One course's row: the same columns for every course. */
+export function courseRow(course: CatalogCourse, size: CourseSize | undefined, baseUrl: string, locale: string) {
+  return [
+    course.title,
+    course.price ? formatMoney(course.price, locale) : 'free',
+    String(size?.lessons ?? 0),
+    size?.duration_s ? formatDuration(size.duration_s) : '—',
+    'lifetime',
+    `${baseUrl}/api/v1/courses/${course.id}`,
+  ];
+}
 
 /** A table cell: one line, no pipe that would split the row. */
 const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
@@ -28,21 +42,10 @@ function table(kind: Kind): string[] {
  */
 export function pricingMd(data: PricingData): string {
   const base = data.baseUrl;
-  const locale = data.school?.locale ?? 'en';
   const courses: Kind = {
     title: 'Courses',
     columns: ['Course', 'Price', 'Lessons', 'Duration', 'Access', 'Details'],
-    rows: data.courses.map((course) => {
-      const size = data.sizes.get(course.id) ?? { lessons: 0, duration_s: 0 };
-      return [
-        course.title,
-        course.price ? formatMoney(course.price, locale) : 'free',
-        String(size.lessons),
-        size.duration_s ? formatDuration(size.duration_s) : '—',
-        'lifetime',
-        `${base}/api/v1/courses/${course.id}`,
-      ];
-    }),
+    rows: data.courseRows,
     none: 'No courses are published yet.',
   };
   const plans: Kind = {

@@ -234,6 +234,32 @@ describe('llms.txt stays bounded for a large catalog', () => {
   });
 });
 
+describe('pricing.md is built in batches', () => {
+  test('every public course once, newest first, across batch boundaries', async () => {
+    const server = await startTestServer('sqlite');
+    try {
+      await schoolWithPeople(server);
+      await insertCourses(server, 23, (i) => `Batched ${String(i).padStart(2, '0')}`);
+      const documents = discoveryDocuments({
+        db: server.database.db,
+        clock: { now: () => new Date() },
+        baseUrl: server.url,
+        school: schoolStore(),
+        store: catalogStore(),
+        ttlMs: 0,
+        pricingBatch: 5,
+      });
+      const rows = (await documents.pricingMd()).body.split('\n').filter((l) => l.startsWith('| Batched '));
+      assert.deepEqual(
+        rows.map((r) => r.split(' | ')[0]?.slice(2)),
+        Array.from({ length: 23 }, (_, i) => `Batched ${String(22 - i).padStart(2, '0')}`),
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('generated documents are kept for the cache time and dropped by a write', () => {
   test('a change made behind its back shows after the TTL; invalidate() shows it at once', async () => {
     const server = await startTestServer('sqlite');
