@@ -6,6 +6,16 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 
 type Json = Record<string, unknown>;
 
+/** The endpoints the RFC 8414 document names, which every other document must name alike. */
+const ENDPOINTS = [
+  'authorization_endpoint',
+  'token_endpoint',
+  'registration_endpoint',
+  'revocation_endpoint',
+  'introspection_endpoint',
+  'jwks_uri',
+];
+
 /**
  * Every discovery document agrees with the others, and the RFC 8414 document is the source of truth (spec,
  * Discovery table): endpoints, scopes and resources named anywhere are the ones it names.
@@ -44,12 +54,7 @@ describe('the discovery documents agree with the authorization server metadata',
     const oidc = json['/.well-known/openid-configuration'];
     for (const key of [
       'issuer',
-      'authorization_endpoint',
-      'token_endpoint',
-      'registration_endpoint',
-      'revocation_endpoint',
-      'introspection_endpoint',
-      'jwks_uri',
+      ...ENDPOINTS,
       'scopes_supported',
       'grant_types_supported',
       'response_types_supported',
@@ -91,15 +96,7 @@ describe('the discovery documents agree with the authorization server metadata',
 
   test('auth.md names every endpoint, scope and resource of the metadata, and links the other documents', () => {
     const text = docs['/auth.md'];
-    for (const key of [
-      'authorization_endpoint',
-      'token_endpoint',
-      'registration_endpoint',
-      'revocation_endpoint',
-      'introspection_endpoint',
-      'jwks_uri',
-    ])
-      assert.ok(text.includes(String(as[key])), `${key} ${as[key]}`);
+    for (const key of ENDPOINTS) assert.ok(text.includes(String(as[key])), `${key} ${as[key]}`);
     assert.ok(text.includes(String(json['/.well-known/openid-configuration'].userinfo_endpoint)), 'userinfo');
     for (const scope of scopes()) assert.ok(text.includes(`| \`${scope}\` |`), scope);
     for (const document of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'])
