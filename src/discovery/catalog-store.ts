@@ -50,26 +50,26 @@ export function catalogStore() {
     'updated_at',
   ] as const;
 
+  /** One batch of public courses, newest first, after the cursor id (ids are time-ordered). */
+  async function publicCoursesBefore(db: Db, beforeId: string | undefined, limit: number) {
+    let query = publicCourses(db).select(courseColumns).orderBy('id', 'desc').limit(limit);
+    if (beforeId) query = query.where('id', '<', beforeId);
+    return (await query.execute()).map(toCourse);
+  }
+
   return {
     /** The newest public courses (ids are time-ordered), at most `limit`, and how many there are in all. */
-    async newestCourses(db: Db, limit: number | undefined) {
-      let query = publicCourses(db).select(courseColumns).orderBy('id', 'desc');
-      if (limit !== undefined) query = query.limit(limit);
-      const [rows, count] = await Promise.all([
-        query.execute(),
+    async newestCourses(db: Db, limit: number) {
+      const [courses, count] = await Promise.all([
+        publicCoursesBefore(db, undefined, limit),
         publicCourses(db)
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow(),
       ]);
-      return { courses: rows.map(toCourse), total: Number(count.n) };
+      return { courses, total: Number(count.n) };
     },
 
-    /** One batch of public courses, newest first, after the cursor id (ids are time-ordered). */
-    async publicCoursesBefore(db: Db, beforeId: string | undefined, limit: number) {
-      let query = publicCourses(db).select(courseColumns).orderBy('id', 'desc').limit(limit);
-      if (beforeId) query = query.where('id', '<', beforeId);
-      return (await query.execute()).map(toCourse);
-    },
+    publicCoursesBefore,
 
     /**
      * Published lessons in published sections, and their total duration, per public course: one aggregate query,

@@ -13,11 +13,11 @@ export type GeneratedDocument = { body: string; etag: string; lastModified: Date
 
 /**
  * /llms.txt, /llms-full.txt and /pricing.md, generated from the live catalog (bounded queries for the llms files; for
- * pricing.md every public course, with one aggregate for lesson counts). A generated document is kept `ttlMs` and
- * dropped at once by `invalidate()`, which every write through the API on this instance calls; other instances show
- * a change within `ttlMs`. pricing.md must list every course, so at 100,000 courses it is ~10 MB and half a second to
- * build: generating it per request would let anyone stall the event loop. Last-Modified is when this instance first
- * produced the current bytes, which keeps If-Modified-Since exact whatever changed (a course, a lesson, a deletion).
+ * pricing.md every public course, in batches). A generated document is kept `ttlMs` and dropped at once by
+ * `invalidate()`, which every catalog invalidation calls (a write through the API here, or on another instance
+ * through Redis). pricing.md must list every course, so at 100,000 courses it is ~10 MB and half a second to build:
+ * generating it per request would let anyone load the server. Last-Modified is when this instance first produced the
+ * current bytes; the ETag alone decides 304s (see conditional.ts).
  */
 export function discoveryDocuments(deps: {
   db: Db;
