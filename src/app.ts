@@ -224,7 +224,6 @@ export async function buildApp(deps: AppDeps) {
     operations: operationTools(routes),
     documents: agentDocuments({ config, db, school, documents }),
     callOperation: operationCaller({ app, internalCalls: internal }),
-    maxBodyBytes: config.BODY_LIMIT_BYTES,
     onError: (error) => app.log.error({ err: error }, 'MCP request failed'),
   });
   await registerMcpRoutes(app, { mcp, verify: verifyAccessToken, baseUrl: config.BASE_URL, responses });

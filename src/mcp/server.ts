@@ -59,7 +59,6 @@ export function mcpHandler(deps: {
   operations: readonly OperationTool[];
   documents: readonly AgentDocument[];
   callOperation: OperationCaller;
-  maxBodyBytes: number;
   onError: (error: unknown) => void;
 }) {
   const catalog = catalogTools({ areas: deps.areas, documents: deps.documents });
@@ -67,10 +66,11 @@ export function mcpHandler(deps: {
   for (const op of deps.operations)
     if (catalogNames.has(op.name)) throw new Error(`MCP tool ${op.name} is both a catalog tool and an operation`);
   // The anonymous catalog first (what an agent without a token can use), then every other operation, area by area.
+  const isCatalogRead = (t: OperationTool) => t.anonymous && t.route.method === 'GET';
   const tools: AnyTool[] = [
-    ...deps.operations.filter((t) => t.anonymous && t.route.method === 'GET'),
+    ...deps.operations.filter(isCatalogRead),
     ...catalog,
-    ...deps.operations.filter((t) => !(t.anonymous && t.route.method === 'GET')),
+    ...deps.operations.filter((t) => !isCatalogRead(t)),
   ];
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed: Tool[] = tools.map((t) => ({
@@ -82,7 +82,6 @@ export function mcpHandler(deps: {
     annotations: { title: t.title, ...t.annotations },
     _meta: t._meta,
   }));
-  const courseUri = (slug: string) => `${deps.baseUrl}/courses/${slug}`;
   const coursePrefix = `${deps.baseUrl}/courses/`;
   const outline = byName.get('getCourseOutline') as CatalogTool;
 
@@ -127,7 +126,7 @@ export function mcpHandler(deps: {
         resources: [
           ...documents,
           ...courses.data.map((c) => ({
-            uri: courseUri(c.slug),
+            uri: `${coursePrefix}${c.slug}`,
             name: c.slug,
             title: c.title,
             description: c.subtitle || undefined,
@@ -195,10 +194,9 @@ export function mcpHandler(deps: {
   }
 
   const handler = createMcpHandler(({ authInfo }) => build(principalOf(authInfo?.extra)), {
-    maxRequestBodySize: deps.maxBodyBytes,
     onerror: (error) => deps.onError(error),
   });
-  return { handler, tools, byName };
+  return { handler, byName };
 }
 
 export type McpHandler = ReturnType<typeof mcpHandler>;
