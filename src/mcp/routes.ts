@@ -191,6 +191,7 @@ export async function registerMcpRoutes(
       if (text)
         return reply
           .type(cacheKey.sse ? SSE : JSON_TYPE)
+          .header('cache-control', 'no-cache, no-transform')
           .header('x-cache', 'hit')
           .send(text);
     }
@@ -209,8 +210,9 @@ export async function registerMcpRoutes(
       parsedBody: body,
     });
     reply.code(response.status);
+    // The connection is Fastify's to manage; the SDK's own framing headers are not.
     response.headers.forEach((value, name) => {
-      if (name !== 'content-length') reply.header(name, value);
+      if (name !== 'content-length' && name !== 'connection') reply.header(name, value);
     });
     const text = response.status === 202 ? null : await response.text();
     if (cacheKey && text && response.status === 200 && cacheable(text, cacheKey.id) && !isErrorResult(text)) {

@@ -221,6 +221,7 @@ for (const engine of engines) {
       await search(1);
       const hit = await search('second');
       assert.equal(hit.headers.get('x-cache'), 'hit');
+      assert.equal(hit.headers.get('cache-control'), 'no-cache, no-transform', 'as the answer it repeats');
       assert.equal(hit.json().id, 'second');
       assert.deepEqual((hit.json().result as { structuredContent: { data: unknown[] } }).structuredContent.data, []);
       const course = (await staffApi.post<Course>('/api/v1/courses', { title: 'Micro Course' })).body;
