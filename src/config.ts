@@ -38,6 +38,12 @@ export const ConfigSchema = Type.Object(
       description:
         'Optional `redis://` URL; when set, rate-limit counters are shared by every instance, and revocations and catalog changes are published to every instance, which apply them as the message arrives.',
     }),
+    REDIS_PREFIX: Type.String({
+      default: 'lyceum:',
+      pattern: '^[A-Za-z0-9:_.-]{1,64}$',
+      description:
+        'Prefix of every Redis key and channel this school uses, so several schools (or test runs) can share one Redis without sharing counters or invalidations.',
+    }),
     LOG_LEVEL: Type.Union(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
       { default: 'info', description: 'Log level of the JSON logs.' },

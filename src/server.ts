@@ -27,8 +27,10 @@ export async function startServer(
   const clock = options.clock ?? systemClock;
   const database = connectDatabase(config.database, { poolSize: config.DATABASE_POOL_SIZE });
   await database.migrate();
-  const limiter = config.REDIS_URL ? redisRateLimiter(config.REDIS_URL) : memoryRateLimiter();
-  const bus = invalidations({ redisUrl: config.REDIS_URL });
+  const limiter = config.REDIS_URL
+    ? redisRateLimiter(config.REDIS_URL, `${config.REDIS_PREFIX}rl:`)
+    : memoryRateLimiter();
+  const bus = invalidations({ redisUrl: config.REDIS_URL, channel: `${config.REDIS_PREFIX}invalidations` });
   const cookieKey = await loadOrCreateSecret(database.db, clock, 'cookie_key', () => randomToken(32));
   const oidcCookieKey = await loadOrCreateSecret(database.db, clock, 'oidc_cookie_key', () => randomToken(32));
   const signingKeys = await loadSigningKeys(database.db, clock);

@@ -8,15 +8,16 @@ import { Redis } from 'ioredis';
  */
 export type Invalidation = 'tokens' | 'catalog';
 
-const CHANNEL = 'lyceum:invalidations';
-
 /**
  * Publishes invalidations to every instance. Each one applies at once on the instance that made the change; with Redis
  * configured it is also published, and every other instance applies it as soon as the message arrives (well under
  * the caches' time bounds, which remain the fallback while Redis is unreachable). Without Redis there is nobody to
  * tell: the time bounds are the rule.
  */
-export function invalidations(options: { redisUrl?: string; onError?: (error: unknown) => void } = {}) {
+export function invalidations(
+  options: { redisUrl?: string; channel?: string; onError?: (error: unknown) => void } = {},
+) {
+  const channel = options.channel ?? 'lyceum:invalidations';
   const instance = randomUUID();
   const handlers = new Map<Invalidation, (() => void)[]>();
   const received: ((kind: Invalidation) => void)[] = [];
@@ -34,8 +35,9 @@ export function invalidations(options: { redisUrl?: string; onError?: (error: un
     subscriber = connect();
     publisher.on('error', onError);
     subscriber.on('error', onError);
-    subscribed = subscriber.subscribe(CHANNEL).catch(onError);
-    subscriber.on('message', (_channel: string, message: string) => {
+    subscribed = subscriber.subscribe(channel).catch(onError);
+    subscriber.on('message', (arrivedOn: string, message: string) => {
+      if (arrivedOn !== channel) return;
       let parsed: { from?: string; kind?: string };
       try {
         parsed = JSON.parse(message) as { from?: string; kind?: string };
@@ -56,7 +58,7 @@ export function invalidations(options: { redisUrl?: string; onError?: (error: un
     /** Applies here at once, then tells the other instances. */
     publish(kind: Invalidation) {
       apply(kind);
-      publisher?.publish(CHANNEL, JSON.stringify({ from: instance, kind })).catch(onError);
+      publisher?.publish(channel, JSON.stringify({ from: instance, kind })).catch(onError);
     },
     /** Resolves once this instance is listening (tests start writing after it). */
     ready: () => subscribed,

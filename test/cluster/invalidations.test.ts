@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { invalidations } from '../../src/cluster/invalidations.ts';
 import { apiClient, connectApp, type Person, schoolWithPeople } from '../support/api.ts';
@@ -44,6 +45,8 @@ for (const engine of engines) {
       const port = await freePort();
       const env = {
         REDIS_URL: redisUrl ?? '',
+        // Its own keys and channel: counters left in the shared Redis by other runs must not limit this one.
+        REDIS_PREFIX: `lyceum-test-${randomUUID()}:`,
         TOKEN_CACHE_SECONDS: '60',
         LIST_CACHE_MS: '60000',
         BASE_URL: `http://127.0.0.1:${port}`,
