@@ -1,143 +1,150 @@
 /**
- * npm run bench:oauth — complete OAuth flows per second with 16 concurrent flows, each through the real pages over
- * HTTP (authorize → sign-in form → consent form, with their CSRF tokens) → token → userinfo → refresh → revoke, on
- * SQLite and PostgreSQL, beside a bare GET /healthz measured in the same run.
+ * npm run bench:oauth — Lyceum's authorization server beside a reference one (bench/reference-as.ts: oidc-provider in
+ * memory, signing in and consenting without pages), measured interleaved in one run with the floors (/healthz, bare
+ * Fastify), on SQLite and PostgreSQL: the returning user's flow (already signed in: authorize → consent → code →
+ * token), a complete fresh flow (a new browser: with sign-in), introspection of an access token, and the discovery
+ * document. Flows are driven over HTTP like a browser without rendering: redirects are followed, and a page is
+ * answered by the form it carries (a sign-in form gets the account's email and password, a consent form "allow"), so
+ * the bench does not depend on which hops a server takes.
  */
-import { authorizeUrl, formPost, pkce, registerClient, tokenRequest } from '../test/support/oauth.ts';
-import { completeSetup, csrfOf, OWNER, WebClient } from '../test/support/web-client.ts';
-import { benchEngines, ms, runFor, spawnServer, summarize, table } from './support.ts';
+import { formPost, registerClient } from '../test/support/oauth.ts';
+import { WebClient } from '../test/support/web-client.ts';
+import { type Account, type AuthorizationServer, codeFlow } from './flow.ts';
+import {
+  benchEachEngine,
+  floorRows,
+  flowRow,
+  type LoadRequest,
+  loadRow,
+  measureTable,
+  type Row,
+  withSchool,
+} from './load.ts';
+import { REFERENCE } from './reference-as.ts';
+import { answers, spawnNode } from './support.ts';
 
 const CONCURRENCY = 16;
-const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
-const REDIRECT = 'http://127.0.0.1:49152/callback';
-const STEPS = ['authorize', 'sign-in', 'consent', 'token', 'userinfo', 'refresh', 'revoke'] as const;
-type Step = (typeof STEPS)[number];
+/** The bench signs in and authorizes far faster than a person from one address: lift those per-address limits. */
+const UNLIMITED = { SIGNIN_MAX_FAILURES: '1000', OAUTH_AUTHORIZATIONS_PER_MINUTE: '1000000' };
 
-async function timed<T>(samples: Map<Step, number[]>, step: Step, fn: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  const result = await fn();
-  samples.get(step)?.push(performance.now() - started);
-  return result;
+/** The flow rows and the introspection and discovery rows of one authorization server. */
+function rowsOf(as: AuthorizationServer, label: string, accounts: { account: Account; fresh: [string, Account][] }) {
+  const returning = Array.from({ length: CONCURRENCY }, () => new WebClient(as.base));
+  let requests = 0;
+  const flow = async (web: WebClient, account: Account) => {
+    const done = await codeFlow(as, web, account);
+    requests = done.requests;
+    return done.accessToken;
+  };
+  const signIn = async () => {
+    await Promise.all(returning.map((web) => flow(web, accounts.account)));
+  };
+  const counted = (row: Row): Row => {
+    let count = 0;
+    return { ...row, requests: () => count, run: (s) => row.run(s).finally(() => (count = requests)) };
+  };
+  const pool = [...returning];
+  const returningRow: Row = {
+    ...counted(
+      flowRow(`${label}: returning user's flow`, as.pid, async () => {
+        const web = pool.pop() ?? new WebClient(as.base);
+        await flow(web, accounts.account).finally(() => pool.push(web));
+      }),
+    ),
+    prepare: signIn, // the reference keeps sessions in a bounded in-memory store: sign in again before each rep
+  };
+  const freshRows = accounts.fresh.map(([name, account]) =>
+    counted(
+      flowRow(`${label}: fresh flow${name}`, as.pid, async () => {
+        await flow(new WebClient(as.base), account);
+      }),
+    ),
+  );
+  const introspection: LoadRequest = {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  };
+  const introspectRow: Row = {
+    ...loadRow(`${label}: introspection`, as.pid, `${as.base}${as.paths.introspect}`, introspection),
+    prepare: async () => {
+      const token = await flow(returning[0] ?? new WebClient(as.base), accounts.account);
+      introspection.body = new URLSearchParams({ token, client_id: as.clientId }).toString();
+      const check = await formPost(as.base, as.paths.introspect, { token, client_id: as.clientId });
+      if (check.body.active !== true) throw new Error(`introspection: ${JSON.stringify(check.body)}`);
+    },
+  };
+  const discoveryRow = loadRow(`${label}: discovery`, as.pid, `${as.base}/.well-known/openid-configuration`);
+  return { returningRow, freshRows, introspectRow, discoveryRow };
 }
 
-async function oneFlow(base: string, clientId: string, samples: Map<Step, number[]>) {
-  const web = new WebClient(base);
-  const { verifier, challenge } = pkce();
-  const start = new URL(
-    authorizeUrl(base, {
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      scope: 'openid profile email courses:read',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      state: 'bench',
-    }),
-  );
-  // authorize: the request and its redirects up to the sign-in form.
-  const signinPage = await timed(samples, 'authorize', async () => {
-    let location = start.pathname + start.search;
-    for (;;) {
-      const response = await web.get(location);
-      if (!response.location) return { path: location, text: response.text };
-      location = response.location;
-    }
-  });
-  // sign-in: post the form, follow redirects to the consent page.
-  const consentPage = await timed(samples, 'sign-in', async () => {
-    const returnTo = new URL(signinPage.path, base).searchParams.get('return_to') ?? '/';
-    let response = await web.postForm('/signin', {
-      _csrf: csrfOf(signinPage.text),
-      email: OWNER.email,
-      password: OWNER.password,
-      return_to: returnTo,
-    });
-    let path = returnTo;
-    while (response.location) {
-      path = response.location;
-      response = await web.get(path);
-    }
-    return { path, text: response.text };
-  });
-  // consent: post Allow, follow redirects until the loopback redirect URI.
-  const code = await timed(samples, 'consent', async () => {
-    let response = await web.postForm(`${consentPage.path}/consent`, {
-      _csrf: csrfOf(consentPage.text),
-      decision: 'allow',
-    });
-    while (response.location && !response.location.startsWith(REDIRECT)) response = await web.get(response.location);
-    const code = new URL(response.location ?? '').searchParams.get('code');
-    if (!code) throw new Error('no code');
-    return code;
-  });
-  const tokens = await timed(samples, 'token', () =>
-    tokenRequest(base, {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT,
-      client_id: clientId,
-      code_verifier: verifier,
-    }),
-  );
-  if (tokens.status !== 200) throw new Error(`token ${tokens.status}`);
-  await timed(samples, 'userinfo', async () => {
-    const response = await fetch(`${base}/api/oauth/userinfo`, {
-      headers: { authorization: `Bearer ${tokens.body.access_token}` },
-    });
-    if (response.status !== 200) throw new Error(`userinfo ${response.status}`);
-    await response.arrayBuffer();
-  });
-  const refreshed = await timed(samples, 'refresh', () =>
-    tokenRequest(base, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: clientId }),
-  );
-  if (refreshed.status !== 200) throw new Error(`refresh ${refreshed.status}`);
-  await timed(samples, 'revoke', () =>
-    formPost(base, '/api/oauth/revoke', { token: refreshed.body.refresh_token, client_id: clientId }),
-  );
-}
-
-const output: string[] = [];
-for (const engine of benchEngines()) {
-  const server = await spawnServer(engine, { SIGNIN_MAX_FAILURES: '1000' });
-  try {
-    await completeSetup(server.url, server.setupUrl ?? '');
-    const client = await registerClient(server.url, 49152, { client_name: 'bench' });
-
-    // Warm-up, then /healthz and the flows, one after the other in the same run.
-    const warm = new Map<Step, number[]>(STEPS.map((s) => [s, []]));
-    await runFor(1500, 4, () => oneFlow(server.url, client.client_id, warm));
-
-    const healthSamples: number[] = [];
-    const health = await runFor(DURATION_MS / 2, CONCURRENCY, async () => {
-      const started = performance.now();
-      const response = await fetch(`${server.url}/healthz`);
-      await response.arrayBuffer();
-      healthSamples.push(performance.now() - started);
-    });
-
-    const samples = new Map<Step, number[]>(STEPS.map((s) => [s, []]));
-    const flows = await runFor(DURATION_MS, CONCURRENCY, () => oneFlow(server.url, client.client_id, samples));
-    const healthStats = summarize(healthSamples);
-    const rows: (string | number)[][] = [
-      ['GET /healthz', ms(healthStats.p50), ms(healthStats.p99), '1.0', healthStats.n],
+const reference = await spawnNode('bench/reference-as.ts', {}, (c) =>
+  answers(`${c.url}/.well-known/openid-configuration`),
+);
+const referenceAs: AuthorizationServer = {
+  base: reference.url,
+  pid: reference.pid,
+  clientId: REFERENCE.clientId,
+  redirectUri: REFERENCE.redirectUri,
+  paths: { authorize: '/auth', token: '/token', introspect: '/token/introspection' },
+};
+await benchEachEngine(
+  async (engine, bare) => {
+    // On PostgreSQL a second instance with Redis (BENCH_REDIS_URL or TEST_REDIS_URL) keeps the short-lived records
+    // there, as several instances do; without Redis they are in SQL.
+    const redisUrl = engine === 'postgres' ? (process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL) : undefined;
+    const envs: Record<string, string>[] = [
+      UNLIMITED,
+      ...(redisUrl ? [{ ...UNLIMITED, REDIS_URL: redisUrl, REDIS_PREFIX: `bench-${Date.now()}:` }] : []),
     ];
-    for (const step of STEPS) {
-      const s = summarize(samples.get(step) ?? []);
-      rows.push([step, ms(s.p50), ms(s.p99), (s.p50 / healthStats.p50).toFixed(1), s.n]);
-    }
-    const flowsPerSecond = flows.count / flows.seconds;
-    const healthPerSecond = health.count / health.seconds;
-    output.push(
-      `### ${engine} — ${CONCURRENCY} concurrent flows, ${(DURATION_MS / 1000).toFixed(0)} s`,
-      '',
-      `complete flows/s: **${flowsPerSecond.toFixed(1)}**; GET /healthz req/s: ${healthPerSecond.toFixed(0)} (one flow costs as much as ${(healthPerSecond / flowsPerSecond).toFixed(0)} health checks)`,
-      '',
-      table(['step', 'p50 ms', 'p99 ms', 'p50 ÷ healthz p50', 'samples'], rows),
-      '',
-    );
-  } finally {
-    await server.stop();
-  }
-}
-console.log(`node ${process.version}, ${new Date().toISOString()}\n`);
-console.log(output.join('\n'));
+    return withSchool(engine, envs, { courses: 0, enrollments: 0 }, async ([server, withRedis], people) => {
+      if (!server) throw new Error('no server');
+      const lyceumAt = async (instance: typeof server) => {
+        const client = await registerClient(instance.url, 49152, { client_name: 'bench' });
+        return {
+          base: instance.url,
+          pid: instance.pid,
+          clientId: client.client_id,
+          redirectUri: 'http://127.0.0.1:49152/callback',
+          paths: { authorize: '/oauth/authorize', token: '/api/oauth/token', introspect: '/api/oauth/introspect' },
+        } satisfies AuthorizationServer;
+      };
+      const lyceum = await lyceumAt(server);
+      const ours = rowsOf(lyceum, 'Lyceum', {
+        account: people.staff,
+        fresh: [
+          [' (sign-in with scrypt N=16384)', people.staff],
+          [' (sign-in, a stored hash of scrypt N=16: all but the hash)', people.quick],
+        ],
+      });
+      const theirs = rowsOf(referenceAs, 'reference', {
+        account: { email: '', password: '' },
+        fresh: [[' (automatic sign-in and consent)', { email: '', password: '' }]],
+      });
+      const paired = (row: Row, ref: Row): Row => ({ ...row, reference: ref });
+      const redisRows = withRedis
+        ? rowsOf(await lyceumAt(withRedis), 'Lyceum with Redis', {
+            account: people.staff,
+            fresh: [[' (stored hash of scrypt N=16)', people.quick]],
+          })
+        : undefined;
+      const rows = [
+        paired(ours.returningRow, theirs.returningRow),
+        ...(redisRows ? [paired(redisRows.returningRow, theirs.returningRow)] : []),
+        theirs.returningRow,
+        ...ours.freshRows.map((row) => paired(row, theirs.freshRows[0] as Row)),
+        ...(redisRows?.freshRows.map((row) => paired(row, theirs.freshRows[0] as Row)) ?? []),
+        ...theirs.freshRows,
+        paired(ours.introspectRow, theirs.introspectRow),
+        theirs.introspectRow,
+        paired(ours.discoveryRow, theirs.discoveryRow),
+        theirs.discoveryRow,
+      ];
+      const title = `${engine} — flows ${CONCURRENCY} at a time, requests 32 connections at a time`;
+      const note =
+        "No setting lowers Lyceum's scrypt cost (N=16384); the second fresh-flow row signs in an account whose stored " +
+        'hash is scrypt N=16 (the school verifies with the N in the hash): the fresh flow without the cost of the hash.\n';
+      return `${await measureTable(title, floorRows(server, bare), rows, 'op')}${note}`;
+    });
+  },
+  [reference],
+);

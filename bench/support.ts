@@ -19,18 +19,26 @@ export type SpawnedServer = {
   databaseUrl: string;
   setupUrl: string | undefined;
   child: ChildProcess;
+  pid: number;
   stop(): Promise<void>;
 };
 
-/** Starts `node src/main.ts` as its own process (as in production) on a fresh database, and waits for it to listen. */
-export async function spawnServer(engine: Engine, env: Record<string, string> = {}): Promise<SpawnedServer> {
+export type Child = { url: string; child: ChildProcess; pid: number; logFile: string; stop(): Promise<void> };
+
+/**
+ * Starts `node <script>` as its own process on a free port (PORT), logging to a file, as in production (a pipe read by
+ * this load-generating process would slow both sides); resolves once `ready(child)` holds.
+ */
+export async function spawnNode(
+  script: string,
+  env: Record<string, string>,
+  ready: (child: Child) => Promise<boolean>,
+): Promise<Child> {
   const port = await freePort();
-  const databaseUrl = await freshDatabaseUrl(engine);
-  // Logs go to a file, as in production: a pipe read by this (load-generating) process would slow both sides.
   const logFile = join(mkdtempSync(join(tmpdir(), 'lyceum-bench-')), 'server.log');
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, PORT: String(port), ...env },
     stdio: ['ignore', log, 'inherit'],
   });
   closeSync(log);
@@ -38,21 +46,11 @@ export async function spawnServer(engine: Engine, env: Record<string, string> = 
   child.once('exit', () => {
     exited = true;
   });
-  // The setup link is logged right after the server starts listening on an empty database.
-  let setupUrl: string | undefined;
-  for (let waited = 0; !setupUrl; waited += 50) {
-    if (exited || waited > 30_000) throw new Error(`the server did not start; see ${logFile}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const line = readFileSync(logFile, 'utf8')
-      .split('\n')
-      .find((l) => l.includes('setup_url'));
-    if (line) setupUrl = JSON.parse(line).setup_url;
-  }
-  return {
+  const spawned: Child = {
     url: `http://127.0.0.1:${port}`,
-    databaseUrl,
-    setupUrl,
     child,
+    pid: child.pid ?? 0,
+    logFile,
     stop: () =>
       new Promise((resolve) => {
         if (exited) return resolve();
@@ -60,6 +58,40 @@ export async function spawnServer(engine: Engine, env: Record<string, string> = 
         child.kill('SIGTERM');
       }),
   };
+  for (let waited = 0; !(await ready(spawned).catch(() => false)); waited += 50) {
+    if (exited || waited > 60_000) throw new Error(`${script} did not start; see ${logFile}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return spawned;
+}
+
+/** Whether `url` answers 200. */
+export const answers = async (url: string) => (await fetch(url)).status === 200;
+
+/**
+ * Starts `node src/main.ts` as its own process (as in production) and waits for it: on a fresh database it waits for
+ * the one-time setup link; given `databaseUrl` (a second instance of a school already set up) for `/healthz`.
+ */
+export async function spawnServer(
+  engine: Engine,
+  env: Record<string, string> = {},
+  shared?: string,
+): Promise<SpawnedServer> {
+  const databaseUrl = shared ?? (await freshDatabaseUrl(engine));
+  let setupUrl: string | undefined;
+  const child = await spawnNode(
+    'src/main.ts',
+    { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
+    async ({ url, logFile }) => {
+      if (shared) return answers(`${url}/healthz`);
+      const line = readFileSync(logFile, 'utf8')
+        .split('\n')
+        .find((l) => l.includes('setup_url'));
+      if (line) setupUrl = JSON.parse(line).setup_url;
+      return setupUrl !== undefined;
+    },
+  );
+  return { ...child, databaseUrl, setupUrl };
 }
 
 export function percentile(sorted: number[], p: number): number {

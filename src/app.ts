@@ -36,14 +36,17 @@ import { mcpHandler } from './mcp/server.ts';
 import { accessTokenVerifier } from './oauth/access-tokens.ts';
 import { connectedAppsService } from './oauth/connected-apps.ts';
 import { registerInteractionRoutes } from './oauth/interactions/routes.ts';
+import { introspectionFastPath } from './oauth/introspection.ts';
 import { mountProvider } from './oauth/mount.ts';
 import { registerProtectedResourceMetadata } from './oauth/protected-resource.ts';
-import { createProvider } from './oauth/provider.ts';
+import { createProvider, resourceIdentifiers } from './oauth/provider.ts';
+import { memoryShortLivedStore, redisShortLivedStore } from './oauth/short-lived-store.ts';
 import { tokenCache } from './oauth/token-cache.ts';
 import { registerUserinfo } from './oauth/userinfo.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
 import { registerAccountAppsPage } from './web/account-apps-page.ts';
 import { registerAssetRoutes } from './web/assets.ts';
+import { renderErrorPage } from './web/error-page.ts';
 import { registerHomePage } from './web/home-page.ts';
 import { pageRenderer, requestPageContext } from './web/page-context.ts';
 import { registerPostPages } from './web/post-page.ts';
@@ -98,7 +101,7 @@ export async function buildApp(deps: AppDeps) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // The 404 page's context is built below with the page services; it is first asked for once the app is serving.
-  installErrorHandlers(app, { pageContext: (request) => pageContext(request) });
+  installErrorHandlers(app, { pageContext: (request) => pageContext(request), renderErrorPage });
   /** Every route the app registers, as declared (the contract test and generated documents read it). */
   const routes = requireRouteDeclarations(app);
   await registerOpenApi(app, { baseUrl: config.BASE_URL });
@@ -156,12 +159,22 @@ export async function buildApp(deps: AppDeps) {
   });
   const cookie_ = sessionCookie(config.COOKIE_SECURE);
   const browser = browserSessions({ sessions, cookie: cookie_ });
-  const render = pageRenderer({ db, school });
-  const pageContext = requestPageContext({ db, school, sessions, cookie: cookie_ });
+  const schoolName = async () => (await school.get(db))?.name;
+  const render = pageRenderer({ schoolName });
+  const pageContext = requestPageContext({ schoolName, sessions, cookie: cookie_ });
 
   const tokens = tokenCache({ ttlMs: config.TOKEN_CACHE_SECONDS * 1000, now: () => clock.now().getTime() });
   const verifyAccessToken = accessTokenVerifier({ db, clock, cache: tokens });
+  // Short-lived authorization records: in Redis when instances share one, in this process when the school is one
+  // process (SQLite), else in SQL with everything else (PostgreSQL without Redis: instances share only the database).
+  const shortLived = config.REDIS_URL
+    ? redisShortLivedStore(config.REDIS_URL, `${config.REDIS_PREFIX}oidc:`)
+    : config.database.engine === 'sqlite'
+      ? memoryShortLivedStore({ now: () => clock.now().getTime() })
+      : undefined;
+  if (shortLived) app.addHook('onClose', () => shortLived.close());
   const provider = createProvider({
+    shortLived,
     config,
     db,
     clock,
@@ -184,7 +197,19 @@ export async function buildApp(deps: AppDeps) {
   });
 
   registerHealthRoutes(app, { database });
-  await mountProvider(app, { provider, limiter, registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR });
+  const introspection = introspectionFastPath({
+    verify: verifyAccessToken,
+    issuer: config.BASE_URL,
+    findClient: (clientId) => provider.Client.find(clientId),
+  });
+  await mountProvider(app, {
+    provider,
+    limiter,
+    registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR,
+    authorizationsPerMinute: config.OAUTH_AUTHORIZATIONS_PER_MINUTE,
+    introspection,
+    clock,
+  });
   registerUserinfo(app, { verify: verifyAccessToken, baseUrl: config.BASE_URL });
   registerProtectedResourceMetadata(app, { baseUrl: config.BASE_URL });
   const documents = discoveryDocuments({
@@ -233,7 +258,7 @@ export async function buildApp(deps: AppDeps) {
     registerSetupPage(pages, { setup, browser, render });
     registerSignInPages(pages, { signin, browser, render });
     registerSignUpPage(pages, { signin, browser, render });
-    registerInteractionRoutes(pages, { provider, render });
+    registerInteractionRoutes(pages, { provider, render, defaultResource: resourceIdentifiers(config.BASE_URL).api });
     registerAccountAppsPage(pages, { apps: connectedApps, render });
     registerPostPages(pages, { posts: areas.posts, comments: areas.comments, render });
   });

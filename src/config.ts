@@ -36,7 +36,7 @@ export const ConfigSchema = Type.Object(
       default: '',
       pattern: '^(rediss?://\\S+)?$',
       description:
-        'Optional `redis://` URL; when set, rate-limit counters are shared by every instance, and revocations and catalog changes are published to every instance, which apply them as the message arrives.',
+        "Optional `redis://` URL; when set, rate-limit counters and the authorization server's short-lived records (interactions, codes, its sessions) are shared by every instance, and revocations and catalog changes are published to every instance, which apply them as the message arrives. Several instances need it.",
     }),
     REDIS_PREFIX: Type.String({
       default: 'lyceum:',
@@ -138,6 +138,13 @@ export const ConfigSchema = Type.Object(
       maximum: 100000,
       default: 30,
       description: 'Client registrations accepted per address per hour.',
+    }),
+    OAUTH_AUTHORIZATIONS_PER_MINUTE: Type.Integer({
+      minimum: 1,
+      maximum: 1000000,
+      default: 300,
+      description:
+        'Authorization requests (`GET /oauth/authorize`) accepted per address per minute; each stores an interaction for 10 minutes.',
     }),
   },
   { additionalProperties: false },

@@ -1,42 +1,19 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { describe, test } from 'node:test';
 import { engines, freshDatabaseUrl } from './support/databases.ts';
+import { startMain } from './support/process.ts';
 import { freePort } from './support/server.ts';
-
-function startMain(env: Record<string, string>): Promise<{ child: ChildProcess; lines: string[] }> {
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${lines.join('\n')}`)), 20_000);
-    child.stdout?.on('data', (chunk) => {
-      for (const line of String(chunk).split('\n').filter(Boolean)) {
-        lines.push(line);
-        if (line.includes('setup_url')) {
-          clearTimeout(timer);
-          resolve({ child, lines });
-        }
-      }
-    });
-    child.stderr?.on('data', (chunk) => lines.push(String(chunk)));
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${lines.join('\n')}`)));
-  });
-}
 
 for (const engine of engines) {
   describe(`the lyceum process (${engine})`, () => {
     test('starts, logs the setup link, and on SIGTERM finishes an in-flight request before exiting 0', async (t) => {
       const port = await freePort();
-      const { child, lines } = await startMain({
+      const { child, lines, exited } = await startMain({
         PORT: String(port),
         DATABASE_URL: await freshDatabaseUrl(engine),
         LOG_LEVEL: 'info',
       });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       t.after(() => child.kill('SIGKILL'));
       assert.ok(lines.some((l) => l.includes(`"setup_url":"http://127.0.0.1:${port}/setup?token=`)));
       assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { OAUTH_PATHS, resourceIdentifiers } from '../oauth/provider.ts';
 import { ACCEPTED_FORM } from '../oauth/registration.ts';
-import { SCOPES } from '../oauth/scopes.ts';
+import { SCOPES } from '../security/scopes.ts';
 
 export type AuthMarkdownSchool = { name: string | undefined; supportEmail: string | null | undefined };
 

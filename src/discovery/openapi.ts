@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { OAUTH_PATHS } from '../oauth/provider.ts';
-import { SCOPES } from '../oauth/scopes.ts';
+import { SCOPES } from '../security/scopes.ts';
 
 /**
  * OpenAPI 3.0, generated from the live route schemas by @fastify/swagger. Every API operation carries the oauth2

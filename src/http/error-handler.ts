@@ -1,8 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { renderErrorPage } from '../web/error-page.ts';
-import type { PageContext } from '../web/layout.ts';
 import { prefersHtml } from './accept.ts';
 import { ApiError, type FieldError } from './errors.ts';
 
@@ -69,20 +67,34 @@ function wantsHtml(request: FastifyRequest): boolean {
   return Boolean((request.routeOptions.config as { page?: boolean } | undefined)?.page);
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The HTML error page of a page route, as installErrorHandlers was given it. */
+    renderErrorPage: (error: ApiError) => string;
+  }
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, apiError: ApiError) {
   reply.code(apiError.status).headers(apiError.headers);
   if (wantsHtml(request)) {
-    return reply.type('text/html; charset=utf-8').send(renderErrorPage(apiError));
+    return reply.type('text/html; charset=utf-8').send(request.server.renderErrorPage(apiError));
   }
   return reply.type('application/json; charset=utf-8').send(apiError.toBody());
 }
 
-export type ErrorHandlerDeps = {
+/**
+ * The pages (web/) render the HTML error page and know its context; http/ only passes the context along, so it does
+ * not import the views.
+ */
+export type ErrorHandlerDeps<PageContext> = {
   /** The school's name and the signed-in user, for the HTML 404 page. */
   pageContext: (request: FastifyRequest) => Promise<PageContext>;
+  /** The error page in the school's look; without a context (undefined), a plain one. */
+  renderErrorPage: (error: ApiError, ctx?: PageContext) => string;
 };
 
-export function installErrorHandlers(app: FastifyInstance, deps: ErrorHandlerDeps) {
+export function installErrorHandlers<PageContext>(app: FastifyInstance, deps: ErrorHandlerDeps<PageContext>) {
+  app.decorate('renderErrorPage', (error: ApiError) => deps.renderErrorPage(error));
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
@@ -95,12 +107,12 @@ export function installErrorHandlers(app: FastifyInstance, deps: ErrorHandlerDep
     if (!api && prefersHtml(request.headers.accept)) {
       // A mistyped address in a browser: a page in the school's look, not JSON. A database failure only costs the
       // school's name and the account links here; the answer is still the 404 page.
-      const ctx = await deps.pageContext(request).catch(() => ({ schoolName: undefined, viewer: undefined }));
+      const ctx = await deps.pageContext(request).catch(() => undefined);
       return reply
         .code(404)
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(renderErrorPage(new ApiError('not_found', `There is no page at ${path}.`), ctx));
+        .send(deps.renderErrorPage(new ApiError('not_found', `There is no page at ${path}.`), ctx));
     }
     return sendError(request, reply, new ApiError('not_found', `No route for ${request.method} ${path}.`));
   });

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccessTokenVerifier } from '../oauth/access-tokens.ts';
-import { bearerToken } from '../oauth/access-tokens.ts';
-import type { Scope } from '../oauth/scopes.ts';
-import { isScope } from '../oauth/scopes.ts';
+import type { Scope } from '../security/scopes.ts';
+import { isScope } from '../security/scopes.ts';
+import type { AccessTokenVerifier } from '../security/token-principal.ts';
+import { bearerToken } from './bearer-token.ts';
 import { sendError } from './error-handler.ts';
 import { ApiError } from './errors.ts';
 import { INTERNAL_CALL_HEADER, type InternalCalls } from './internal-calls.ts';

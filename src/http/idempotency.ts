@@ -1,32 +1,78 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, RouteHandlerMethod } from 'fastify';
 import type { Clock } from '../db/clock.ts';
-import type { Db } from '../db/tables.ts';
+import type { Db, Executor, IdempotencyKeysTable } from '../db/tables.ts';
+import type { AlsoWrite } from '../db/write-hook.ts';
 import { sendError } from './error-handler.ts';
 import { ApiError } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The Idempotency-Key this request reserved, answered in onSend. */
-    idempotency: { owner: string; key: string } | undefined;
+    /**
+     * On an idempotent route called with an Idempotency-Key: what the route hands its service, which runs it in the
+     * transaction that creates the resource, so the key and its answer are committed with the write or not at all.
+     */
+    idempotency: { record: AlsoWrite; winner: () => Promise<IdempotencyKeysTable | undefined> } | undefined;
   }
 }
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const TTL_MS = 24 * 3_600_000;
-/** A reservation whose request never answered (the process died) is released after this long. */
-const ABANDONED_MS = 60_000;
+
+/** Thrown inside the creating transaction when another request committed the same key first: roll back, replay it. */
+class AlreadyRecorded extends Error {
+  readonly stored: IdempotencyKeysTable;
+  constructor(stored: IdempotencyKeysTable) {
+    super('Idempotency-Key already recorded');
+    this.stored = stored;
+  }
+}
+
+const mismatch = () =>
+  new ApiError('conflict', 'This Idempotency-Key was already used with a different request; use a new key.');
+
+const replay = (reply: FastifyReply, stored: IdempotencyKeysTable) =>
+  reply
+    .code(stored.status)
+    .header('idempotent-replayed', 'true')
+    .type('application/json; charset=utf-8')
+    .send(stored.response);
 
 /**
- * `Idempotency-Key` on creating POSTs: the same key with the same body replays the first response (marked
- * `Idempotent-Replayed: true`); the same key with another body is a 409. Keys belong to the calling user and live
- * 24 hours. The key is reserved before the handler runs, so of parallel requests with one key exactly one runs (the
- * others get 409 while it does). Only answers below 500 are remembered, so a failure can be retried with the same key.
+ * `Idempotency-Key` on creating POSTs (routes with `config.idempotent`, which answer 201 with what they created): the
+ * same key with the same request replays the first response (marked `Idempotent-Replayed: true`); the same key with
+ * another request is a 409. Keys belong to the calling user and live 24 hours.
+ *
+ * The key and its response are written in the same transaction as the resource (the service runs `record` in it), so
+ * whatever happens to the process, a retry finds either the committed resource with its answer, or nothing at all and
+ * runs afresh — never a second resource, never a key stuck "in progress". Of parallel requests with one key, the
+ * first to commit wins; the others' inserts of the key wait for it (PostgreSQL) or run after it (SQLite's single
+ * writer), find the key taken, roll their own write back and replay the winner's answer (as does one whose own write failed
+ * because of the winner's, on a slug the winner just took, say). Only successful creates are
+ * remembered: a refused request wrote nothing, so retrying it with the same key simply runs it again.
  */
 export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }) {
   app.decorateRequest('idempotency', undefined);
-  const deleteKey = (owner: string, key: string) =>
-    deps.db.deleteFrom('idempotency_keys').where('owner', '=', owner).where('key', '=', key);
+
+  const find = (ex: Executor, owner: string, key: string) =>
+    ex.selectFrom('idempotency_keys').selectAll().where('owner', '=', owner).where('key', '=', key).executeTakeFirst();
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    const handler = route.handler as RouteHandlerMethod;
+    route.handler = async function (request, reply) {
+      try {
+        return await handler.call(this, request, reply);
+      } catch (error) {
+        if (error instanceof AlreadyRecorded) return replay(reply, error.stored);
+        // A parallel request with the key may have won and made this one fail on its own terms (the slug it just
+        // took, say): answer as the winner did.
+        const winner = await request.idempotency?.winner();
+        if (winner) return replay(reply, winner);
+        throw error;
+      }
+    };
+  });
 
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers['idempotency-key'];
@@ -44,54 +90,34 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
       .update(`${route}\n${JSON.stringify(request.params ?? {})}\n${JSON.stringify(request.body ?? null)}`)
       .digest('base64url');
     const now = deps.clock.now();
-    await deleteKey(owner, key)
-      .where('created_at', '<=', new Date(now.getTime() - TTL_MS).toISOString())
-      .execute();
-    const reserved = await deps.db
-      .insertInto('idempotency_keys')
-      .values({ owner, key, route, request_hash: hash, status: 0, response: '', created_at: now.toISOString() })
-      .onConflict((oc) => oc.columns(['owner', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(reserved.numInsertedOrUpdatedRows ?? 0) === 1) {
-      request.idempotency = { owner, key };
-      return;
-    }
-    const stored = await deps.db
-      .selectFrom('idempotency_keys')
-      .selectAll()
+    await deps.db
+      .deleteFrom('idempotency_keys')
       .where('owner', '=', owner)
       .where('key', '=', key)
-      .executeTakeFirst();
-    if (!stored || stored.request_hash !== hash) {
-      const error = 'This Idempotency-Key was already used with a different request; use a new key.';
-      return sendError(request, reply, new ApiError('conflict', error));
-    }
-    if (stored.status === 0) {
-      if (stored.created_at <= new Date(now.getTime() - ABANDONED_MS).toISOString())
-        await deleteKey(owner, key).execute();
-      const error = 'A request with this Idempotency-Key is still being processed; retry in a moment.';
-      return sendError(request, reply, new ApiError('conflict', error));
-    }
-    return reply
-      .code(stored.status)
-      .header('idempotent-replayed', 'true')
-      .type('application/json; charset=utf-8')
-      .send(stored.response);
-  });
+      .where('created_at', '<=', new Date(now.getTime() - TTL_MS).toISOString())
+      .execute();
+    const stored = await find(deps.db, owner, key);
+    if (stored) return stored.request_hash === hash ? replay(reply, stored) : sendError(request, reply, mismatch());
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const pending = request.idempotency;
-    if (!pending) return payload;
-    if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await deleteKey(pending.owner, pending.key).execute();
-    } else {
-      await deps.db
-        .updateTable('idempotency_keys')
-        .set({ status: reply.statusCode, response: payload })
-        .where('owner', '=', pending.owner)
-        .where('key', '=', pending.key)
-        .execute();
-    }
-    return payload;
+    request.idempotency = {
+      async winner() {
+        const stored = await find(deps.db, owner, key);
+        return stored?.request_hash === hash ? stored : undefined;
+      },
+      async record(trx, created) {
+        reply.code(201);
+        const response = String(reply.serialize(created));
+        const inserted = await trx
+          .insertInto('idempotency_keys')
+          .values({ owner, key, route, request_hash: hash, status: 201, response, created_at: now.toISOString() })
+          .onConflict((oc) => oc.columns(['owner', 'key']).doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return;
+        const winner = await find(trx, owner, key);
+        if (!winner) throw new Error('Idempotency-Key neither inserted nor found');
+        if (winner.request_hash !== hash) throw mismatch();
+        throw new AlreadyRecorded(winner);
+      },
+    };
   });
 }

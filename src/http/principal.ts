@@ -1,6 +1,6 @@
 import type { Role } from '../identity/schema.ts';
-import { roleMayGrant, type Scope } from '../oauth/scopes.ts';
-import type { TokenPrincipal } from '../oauth/token-principal.ts';
+import { roleMayGrant, type Scope } from '../security/scopes.ts';
+import type { TokenPrincipal } from '../security/token-principal.ts';
 
 /** Who is calling: nobody (no Authorization header), or a user through an app's token. */
 export type Principal =

@@ -61,7 +61,11 @@ export function responseCache(options: { ttlMs: number; maxEntries?: number; max
       const size = encoded.length + key.length;
       if (size > maxBytes / 16) return;
       const previous = entries.get(key);
-      if (previous) bytes -= previous.size;
+      if (previous) {
+        // Out of the count and out of the map, so a drop below cannot subtract it a second time.
+        bytes -= previous.size;
+        entries.delete(key);
+      }
       if (entries.size >= max || bytes + size > maxBytes) for (const each of areas.values()) drop(each);
       bytes += size;
       entries.set(key, { body: encoded, until: now() + options.ttlMs, size });

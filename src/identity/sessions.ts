@@ -1,4 +1,5 @@
 import type { Clock } from '../db/clock.ts';
+import { preparedQuery } from '../db/prepared-query.ts';
 import type { Db } from '../db/tables.ts';
 import { randomToken, sha256 } from '../security/tokens.ts';
 import type { User } from './schema.ts';
@@ -7,6 +8,26 @@ import type { User } from './schema.ts';
 export function sessionService(deps: { db: Db; clock: Clock; ttlHours: number }) {
   const { db, clock } = deps;
   const touchEveryMs = 5 * 60_000;
+  const resolveQuery = preparedQuery(db, (p) =>
+    db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select([
+        'u.id',
+        'u.email',
+        'u.name',
+        'u.role',
+        'u.status',
+        'u.locale',
+        'u.created_at',
+        'u.updated_at',
+        's.created_at as session_created_at',
+        's.last_seen_at',
+      ])
+      .where('s.id', '=', p('id'))
+      .where('s.expires_at', '>', p('now'))
+      .where('u.status', '=', 'active'),
+  );
   return {
     async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
       const token = randomToken();
@@ -29,25 +50,7 @@ export function sessionService(deps: { db: Db; clock: Clock; ttlHours: number })
     async resolve(token: string): Promise<{ sessionId: string; user: User; createdAt: string } | undefined> {
       const id = sha256(token);
       const now = clock.now();
-      const row = await db
-        .selectFrom('sessions as s')
-        .innerJoin('users as u', 'u.id', 's.user_id')
-        .select([
-          'u.id',
-          'u.email',
-          'u.name',
-          'u.role',
-          'u.status',
-          'u.locale',
-          'u.created_at',
-          'u.updated_at',
-          's.created_at as session_created_at',
-          's.last_seen_at',
-        ])
-        .where('s.id', '=', id)
-        .where('s.expires_at', '>', now.toISOString())
-        .where('u.status', '=', 'active')
-        .executeTakeFirst();
+      const [row] = (await resolveQuery({ id, now: now.toISOString() })).rows;
       if (!row) return undefined;
       const { session_created_at: createdAt, last_seen_at: lastSeenAt, ...user } = row;
       if (now.getTime() - Date.parse(lastSeenAt) > touchEveryMs) {

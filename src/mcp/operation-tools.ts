@@ -1,5 +1,5 @@
 import type { RouteEntry } from '../http/guard.ts';
-import type { Scope } from '../oauth/scopes.ts';
+import type { Scope } from '../security/scopes.ts';
 import { type JsonSchema, standaloneSchema as plain, type ToolDescription } from './tool-description.ts';
 
 /** Where each argument of a tool goes when the operation's route is called. */

@@ -1,12 +1,13 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken } from '../http/bearer-token.ts';
 import { tokenOutsideHeader, tokenOutsideHeaderError } from '../http/guard.ts';
 import { ANONYMOUS, mayCall, type Principal, tokenPrincipal } from '../http/principal.ts';
 import { type ResponseCache, sharedView } from '../http/response-cache.ts';
 import { bearerChallenge } from '../http/www-authenticate.ts';
-import { type AccessTokenVerifier, bearerToken } from '../oauth/access-tokens.ts';
 import { resourceIdentifiers } from '../oauth/provider.ts';
-import { ALL_SCOPES, isScope, roleMayGrant, type Scope } from '../oauth/scopes.ts';
+import { ALL_SCOPES, isScope, roleMayGrant, type Scope } from '../security/scopes.ts';
+import type { AccessTokenVerifier } from '../security/token-principal.ts';
 import type { McpHandler } from './server.ts';
 
 const LOOPBACK = ['127.0.0.1', '[::1]', 'localhost'];

@@ -1,4 +1,4 @@
-import type { Scope } from '../oauth/scopes.ts';
+import type { Scope } from '../security/scopes.ts';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -1,33 +1,34 @@
 import type { Clock } from '../db/clock.ts';
+import { preparedQuery } from '../db/prepared-query.ts';
 import type { Db } from '../db/tables.ts';
+import type { AccessTokenVerifier, TokenPrincipal } from '../security/token-principal.ts';
 import { sha256 } from '../security/tokens.ts';
 import type { TokenCache } from './token-cache.ts';
-import type { TokenPrincipal } from './token-principal.ts';
-
-export type { TokenPrincipal } from './token-principal.ts';
 
 /**
  * Validates an opaque access token against the authorization server's own store, in one query: the token row exists
  * and has not expired, its grant still exists (revoking an app or replaying a code deletes the grant), and its user is
  * active. Results are cached briefly (see token-cache.ts for the bounds).
  */
-export function accessTokenVerifier(deps: { db: Db; clock: Clock; cache: TokenCache }) {
-  return async (token: string): Promise<TokenPrincipal | undefined> => {
-    if (token.length < 16 || token.length > 512) return undefined;
-    const cached = deps.cache.get(token);
-    if (cached) return cached;
-    const now = deps.clock.now().toISOString();
-    const row = await deps.db
+export function accessTokenVerifier(deps: { db: Db; clock: Clock; cache: TokenCache }): AccessTokenVerifier {
+  const lookup = preparedQuery(deps.db, (p) =>
+    deps.db
       .selectFrom('oauth_models as t')
       .innerJoin('oauth_models as g', (join) => join.onRef('g.id', '=', 't.grant_id').on('g.model', '=', 'Grant'))
       .innerJoin('users as u', 'u.id', 't.account_id')
       .select(['t.payload', 't.expires_at', 'u.id as user_id', 'u.role', 'u.name', 'u.email'])
       .where('t.model', '=', 'AccessToken')
-      .where('t.id', '=', sha256(token))
-      .where('t.expires_at', '>', now)
-      .where((eb) => eb.or([eb('g.expires_at', 'is', null), eb('g.expires_at', '>', now)]))
-      .where('u.status', '=', 'active')
-      .executeTakeFirst();
+      .where('t.id', '=', p('id'))
+      .where('t.expires_at', '>', p('now'))
+      .where((eb) => eb.or([eb('g.expires_at', 'is', null), eb('g.expires_at', '>', p('now'))]))
+      .where('u.status', '=', 'active'),
+  );
+  return async (token) => {
+    if (token.length < 16 || token.length > 512) return undefined;
+    const cached = deps.cache.get(token);
+    if (cached) return cached;
+    const now = deps.clock.now().toISOString();
+    const [row] = (await lookup({ id: sha256(token), now })).rows;
     if (!row) return undefined;
     const payload = JSON.parse(row.payload) as {
       clientId: string;
@@ -35,6 +36,8 @@ export function accessTokenVerifier(deps: { db: Db; clock: Clock; cache: TokenCa
       scope?: string;
       aud?: string | string[];
       exp: number;
+      iat: number;
+      sid?: string;
     };
     const audience = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
     if (!audience) return undefined;
@@ -48,17 +51,10 @@ export function accessTokenVerifier(deps: { db: Db; clock: Clock; cache: TokenCa
       audience,
       scopes: new Set((payload.scope ?? '').split(' ').filter(Boolean)),
       expiresAt: payload.exp,
+      issuedAt: payload.iat,
+      ...(payload.sid ? { sessionId: payload.sid } : {}),
     };
     deps.cache.set(token, principal);
     return principal;
   };
-}
-
-export type AccessTokenVerifier = ReturnType<typeof accessTokenVerifier>;
-
-/** The bearer token of a request, read only from the Authorization header (RFC 6750 §2.1). */
-export function bearerToken(authorization: string | undefined): { token?: string; malformed?: boolean } {
-  if (authorization === undefined) return {};
-  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim());
-  return match ? { token: match[1] } : { malformed: true };
 }

@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
+import { IncomingMessage } from 'node:http';
+import { parse as parseForm } from 'node:querystring';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import type { Clock } from '../db/clock.ts';
 import { etagMatches } from '../discovery/conditional.ts';
 import { sendError } from '../http/error-handler.ts';
-import { errors } from '../http/errors.ts';
+import { ApiError, errors } from '../http/errors.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import { markRequestStart } from './adapter.ts';
+import type { IntrospectionFastPath } from './introspection.ts';
 import { OAUTH_PATHS } from './provider.ts';
 import { withFormAction } from './redirect-csp.ts';
 
@@ -18,7 +22,14 @@ const DISCOVERY_PATHS = ['/.well-known/openid-configuration', '/.well-known/oaut
  */
 export async function mountProvider(
   app: FastifyInstance,
-  deps: { provider: Provider; limiter: RateLimiter; registrationsPerHour: number },
+  deps: {
+    provider: Provider;
+    limiter: RateLimiter;
+    registrationsPerHour: number;
+    authorizationsPerMinute: number;
+    introspection: IntrospectionFastPath;
+    clock: Clock;
+  },
 ) {
   const callback = deps.provider.callback();
   await app.register(async (scope) => {
@@ -34,6 +45,7 @@ export async function mountProvider(
     const discovered = new Map<string, { body: Buffer; etag: string }>();
     const fetching = new Set<string>();
     async function discovery(request: FastifyRequest) {
+      // With a query string the request is the provider's to answer.
       if (!DISCOVERY_PATHS.includes(request.url)) return undefined;
       const origin: Record<string, string> = {};
       for (const name of ['host', 'x-forwarded-host', 'x-forwarded-proto']) {
@@ -57,56 +69,83 @@ export async function mountProvider(
       return discovered.get(key);
     }
 
-    const forward = async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.method === 'GET') {
-        const document = await discovery(request);
-        if (document) {
-          reply
-            .header('access-control-allow-origin', '*')
-            .header('vary', 'Origin')
-            .header('etag', document.etag)
-            .header('cache-control', 'public, max-age=300');
-          if (etagMatches(request.headers['if-none-match'], document.etag)) return reply.code(304).send();
-          return reply.type('application/json; charset=utf-8').send(document.body);
-        }
-      }
-      markRequestStart(request.raw);
+    /** Hands the request to oidc-provider as it is (or `raw`, a replay of it whose body was already read). */
+    const forward = async (request: FastifyRequest, reply: FastifyReply, raw = request.raw) => {
+      markRequestStart(raw, deps.clock.now().getTime());
       // The security headers set by earlier hooks travel with the hijacked response.
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value as string);
       }
       reply.raw.setHeader('x-request-id', request.id);
-      if (request.url.startsWith(OAUTH_PATHS.authorization)) {
-        // response_mode=form_post answers with a form that posts to the client's redirect URI. CSP cannot name an
-        // IPv6 literal (see redirect-csp.ts), so form_post to http://[::1] stays blocked; the default query mode works.
-        const csp = String(reply.getHeader('content-security-policy') ?? '');
-        reply.raw.setHeader(
-          'content-security-policy',
-          withFormAction(csp, ['http://127.0.0.1:*', 'http://localhost:*', 'https:']),
-        );
-      }
       reply.hijack();
-      callback(request.raw, reply.raw);
+      callback(raw, reply.raw);
     };
 
-    const limitRegistrations = async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.method !== 'POST') return;
-      const state = await deps.limiter.hit(`oauth:register:${request.ip}`, 3600);
-      if (state.count > deps.registrationsPerHour)
-        return sendError(request, reply, errors.rateLimited(state.retryAfterSeconds));
+    const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
+      // response_mode=form_post answers with a form that posts to the client's redirect URI. CSP cannot name an
+      // IPv6 literal (see redirect-csp.ts), so form_post to http://[::1] stays blocked; the default query mode works.
+      const csp = String(reply.getHeader('content-security-policy') ?? '');
+      reply.header(
+        'content-security-policy',
+        withFormAction(csp, ['http://127.0.0.1:*', 'http://localhost:*', 'https:']),
+      );
+      return forward(request, reply);
     };
 
-    const routes: { url: string; methods: ('GET' | 'POST' | 'OPTIONS')[]; onRequest?: typeof limitRegistrations }[] = [
+    const serveDiscovery = async (request: FastifyRequest, reply: FastifyReply) => {
+      const document = request.method === 'GET' ? await discovery(request) : undefined;
+      if (!document) return forward(request, reply);
+      reply
+        .header('access-control-allow-origin', '*')
+        .header('vary', 'Origin')
+        .header('etag', document.etag)
+        .header('cache-control', 'public, max-age=300');
+      if (etagMatches(request.headers['if-none-match'], document.etag)) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(document.body);
+    };
+
+    const introspect = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.method !== 'POST') return forward(request, reply);
+      const read = await readForm(request.raw);
+      if (read === undefined) {
+        const tooLarge = new ApiError('payload_too_large', `The form body is larger than ${FORM_LIMIT_BYTES} bytes.`);
+        return sendError(request, reply.header('connection', 'close'), tooLarge);
+      }
+      // A browser's request (Origin: CORS rules are per client) and any credentials outside the form (Basic,
+      // client attestation) go to the provider, which knows how to refuse or accept them.
+      const plain = ['origin', 'authorization', 'oauth-client-attestation', 'oauth-client-attestation-pop'].every(
+        (name) => request.headers[name] === undefined,
+      );
+      const answer = plain && (await deps.introspection.answer(read.form));
+      if (answer) return reply.header('cache-control', 'no-store').send(answer);
+      return forward(request, reply, read.replay);
+    };
+
+    /** At most `max` requests per address per window; the rest get 429 with Retry-After. */
+    const perAddress =
+      (name: string, windowSeconds: number, max: number) => async (request: FastifyRequest, reply: FastifyReply) => {
+        const state = await deps.limiter.hit(`oauth:${name}:${request.ip}`, windowSeconds);
+        if (state.count > max) return sendError(request, reply, errors.rateLimited(state.retryAfterSeconds));
+      };
+    const limitRegistrations = perAddress('register', 3600, deps.registrationsPerHour);
+    // Every authorization request stores an interaction for 10 minutes: a flood must not fill the short-lived store.
+    const limitAuthorizations = perAddress('authorize', 60, deps.authorizationsPerMinute);
+
+    type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+    const routes: { url: string; methods: ('GET' | 'POST' | 'OPTIONS')[]; onRequest?: Handler; handler?: Handler }[] = [
       // The spec's authorization endpoint is a browser GET; oidc-provider would answer a POST with a plain-text 404.
-      { url: OAUTH_PATHS.authorization, methods: ['GET'] },
-      { url: `${OAUTH_PATHS.authorization}/:uid`, methods: ['GET'] },
+      { url: OAUTH_PATHS.authorization, methods: ['GET'], onRequest: limitAuthorizations, handler: authorize },
+      { url: `${OAUTH_PATHS.authorization}/:uid`, methods: ['GET'], handler: authorize },
       { url: OAUTH_PATHS.token, methods: ['POST', 'OPTIONS'] },
       { url: OAUTH_PATHS.registration, methods: ['POST'], onRequest: limitRegistrations },
       { url: OAUTH_PATHS.revocation, methods: ['POST', 'OPTIONS'] },
-      { url: OAUTH_PATHS.introspection, methods: ['POST', 'OPTIONS'] },
+      { url: OAUTH_PATHS.introspection, methods: ['POST', 'OPTIONS'], handler: introspect },
       { url: OAUTH_PATHS.jwks, methods: ['GET', 'OPTIONS'] },
-      { url: '/.well-known/openid-configuration', methods: ['GET', 'OPTIONS'] },
-      { url: '/.well-known/oauth-authorization-server', methods: ['GET', 'OPTIONS'] },
+      ...DISCOVERY_PATHS.map((url) => ({
+        url,
+        methods: ['GET', 'OPTIONS'] as ('GET' | 'OPTIONS')[],
+        handler: serveDiscovery,
+      })),
     ];
     const notAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
       const route = routes.find((r) => r.url === request.routeOptions.url);
@@ -124,8 +163,44 @@ export async function mountProvider(
         exposeHeadRoute: false,
         config: { public: true, oauth: true },
         ...(route.onRequest ? { onRequest: route.onRequest } : {}),
-        handler: forward,
+        handler: route.handler ?? forward,
       });
     }
   });
+}
+
+/** oidc-provider's own limit on a form body. */
+const FORM_LIMIT_BYTES = 56 * 1024;
+
+/**
+ * Reads a request's form body, and gives back a request the provider can read it from again (the original stream is
+ * spent). Non-form bodies parse to nothing, and the provider answers them. Undefined when the body is too large.
+ */
+async function readForm(request: IncomingMessage) {
+  if (Number(request.headers['content-length'] ?? 0) > FORM_LIMIT_BYTES) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Not destroyed on an early return, so the 413 still reaches the client.
+  for await (const chunk of request.iterator({ destroyOnReturn: false })) {
+    size += (chunk as Buffer).length;
+    if (size > FORM_LIMIT_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  const body = Buffer.concat(chunks, size);
+  const replay = new IncomingMessage(request.socket);
+  Object.assign(replay, {
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    rawHeaders: request.rawHeaders,
+    httpVersion: request.httpVersion,
+    httpVersionMajor: request.httpVersionMajor,
+    httpVersionMinor: request.httpVersionMinor,
+    // The body is all here: an incomplete message is taken for an aborted one, whose socket Node destroys.
+    complete: true,
+  });
+  replay.push(body);
+  replay.push(null);
+  const isForm = /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '');
+  return { form: isForm ? parseForm(body.toString('utf8')) : {}, replay };
 }

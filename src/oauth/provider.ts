@@ -4,6 +4,7 @@ import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Db } from '../db/tables.ts';
 import type { UsersStore } from '../identity/users-store.ts';
+import { ALL_SCOPES, isScope } from '../security/scopes.ts';
 import { html } from '../web/html.ts';
 import { layout } from '../web/layout.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
@@ -13,7 +14,7 @@ import {
   cimdRedirectsAllowed,
   isHonestClientName,
 } from './registration.ts';
-import { ALL_SCOPES, isScope } from './scopes.ts';
+import type { ShortLivedStore } from './short-lived-store.ts';
 import { explainUnsupportedGrants, SUPPORTED_GRANTS, unsupportedGrantDescription } from './unsupported-grants.ts';
 
 export const OAUTH_PATHS = {
@@ -35,6 +36,7 @@ export function resourceIdentifiers(baseUrl: string) {
 const { Check, base: basePolicy } = interactionPolicy;
 
 const INTERACTION_TTL_SECONDS = 600;
+const PROVIDER_SESSION_TTL_SECONDS = 3600;
 
 /**
  * Every authorization passes through the school's own sign-in check: the provider's session cookie alone never
@@ -90,6 +92,8 @@ export type ProviderDeps = {
   cookieKeys: string[];
   /** Called whenever a token or grant is deleted, so cached token validations are dropped. */
   onRevoke: () => void;
+  /** Where interactions, sessions and codes are kept instead of SQL, if anywhere (short-lived-store.ts). */
+  shortLived?: ShortLivedStore;
   /** Where the provider's internal failures are logged (they never reach the client beyond server_error). */
   logError: (error: unknown, context: string) => void;
 };
@@ -106,6 +110,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       clock: deps.clock,
       reuseGraceMs: config.OAUTH_REUSE_GRACE_SECONDS * 1000,
       onRevoke: deps.onRevoke,
+      ...(deps.shortLived ? { shortLived: deps.shortLived } : {}),
     }),
     jwks: { keys: deps.signingKeys },
     cookies: {
@@ -144,7 +149,10 @@ export function createProvider(deps: ProviderDeps): Provider {
       Grant: Math.max(config.OAUTH_REFRESH_TOKEN_TTL_SECONDS, 365 * 86400),
       IdToken: 3600,
       Interaction: INTERACTION_TTL_SECONDS,
-      Session: config.SESSION_TTL_HOURS * 3600,
+      // The provider's own browser session carries nothing from one authorization to the next (every authorization
+      // takes its login from the school's session, see interactionPolicyFor), so it need not outlive an hour; a long
+      // TTL only kept one record per browser in the short-lived store for weeks (bench:soak).
+      Session: PROVIDER_SESSION_TTL_SECONDS,
     },
     discovery: {
       userinfo_endpoint: `${base}${OAUTH_PATHS.userinfo}`,

@@ -1,5 +1,5 @@
+import type { TokenPrincipal } from '../security/token-principal.ts';
 import { sha256 } from '../security/tokens.ts';
-import type { TokenPrincipal } from './token-principal.ts';
 
 /**
  * Validated access tokens, kept for a few seconds so the API does not look every request's token up. Bounds: an entry

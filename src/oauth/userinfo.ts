@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken } from '../http/bearer-token.ts';
 import { sendError } from '../http/error-handler.ts';
 import { ApiError } from '../http/errors.ts';
 import { bearerChallenge } from '../http/www-authenticate.ts';
-import { type AccessTokenVerifier, bearerToken } from './access-tokens.ts';
+import type { AccessTokenVerifier } from '../security/token-principal.ts';
 import { OAUTH_PATHS, resourceIdentifiers } from './provider.ts';
 
 /**

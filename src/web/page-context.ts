@@ -1,6 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SchoolStore } from '../areas/school/store.ts';
-import type { Db } from '../db/tables.ts';
 import type { SessionService } from '../identity/sessions.ts';
 import type { SafeHtml } from './html.ts';
 import { layout, type PageContext } from './layout.ts';
@@ -14,15 +12,18 @@ export type PageRenderer = (
   status?: number,
 ) => Promise<FastifyReply>;
 
+/** The school's name, or undefined before setup; the composition root says where it is read from. */
+export type SchoolName = () => Promise<string | undefined>;
+
 /** Renders a page inside the layout with the school's name and the signed-in user. */
-export function pageRenderer(deps: { db: Db; school: SchoolStore }): PageRenderer {
+export function pageRenderer(deps: { schoolName: SchoolName }): PageRenderer {
   return async (request, reply, title, body, status = 200) => {
-    const school = await deps.school.get(deps.db);
+    const schoolName = await deps.schoolName();
     return reply
       .code(status)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(layout({ schoolName: school?.name, viewer: request.viewer }, title, body));
+      .send(layout({ schoolName, viewer: request.viewer }, title, body));
   };
 }
 
@@ -31,17 +32,16 @@ export function pageRenderer(deps: { db: Db; school: SchoolStore }): PageRendere
  * hook did not run: the school's name and whoever the session cookie names.
  */
 export function requestPageContext(deps: {
-  db: Db;
-  school: SchoolStore;
+  schoolName: SchoolName;
   sessions: SessionService;
   cookie: SessionCookie;
 }): (request: FastifyRequest) => Promise<PageContext> {
   return async (request) => {
     const token = deps.cookie.read(request);
-    const [school, session] = await Promise.all([
-      deps.school.get(deps.db),
+    const [schoolName, session] = await Promise.all([
+      deps.schoolName(),
       token ? deps.sessions.resolve(token) : undefined,
     ]);
-    return { schoolName: school?.name, viewer: session?.user };
+    return { schoolName, viewer: session?.user };
   };
 }

@@ -8,7 +8,8 @@ import { csrfField, errorSummary, field } from './layout.ts';
 import type { PageRenderer } from './page-context.ts';
 import type { BrowserSessions } from './viewer.ts';
 
-function signInForm(csrf: string, returnTo: string, email = '', message?: string) {
+/** The sign-in form; after signing in, the browser goes to `returnTo` (a path on this site). */
+export function signInForm(csrf: string, returnTo: string, email = '', message?: string) {
   return html`${errorSummary(message)}
 <form method="post" action="/signin">
 ${csrfField(csrf)}

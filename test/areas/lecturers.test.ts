@@ -12,6 +12,7 @@ import {
 } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { paginatesLikeEveryList } from '../support/shared-examples.ts';
 
 type Lecturer = {
   id: string;
@@ -248,32 +249,15 @@ for (const engine of engines) {
 
     test('list filters and cursor pagination, across a page boundary and a deleted cursor item', async () => {
       const tag = `Pager ${Date.now().toString(36)}`;
-      const made: Lecturer[] = [];
-      for (let i = 0; i < 5; i++) made.push(await create({ name: `${tag} ${i}` }));
+      // q= ignores case.
       const query = `/api/v1/lecturers?q=${encodeURIComponent(tag.toUpperCase())}`;
-      const first = await staff.get<Page>(`${query}&limit=2`);
-      assert.deepEqual(
-        first.body.data.map((l) => l.name),
-        [`${tag} 4`, `${tag} 3`],
-      );
-      assert.equal(first.body.has_more, true);
-      assert.equal(first.body.next_cursor, made[3]?.id);
-      assert.equal((await staff.delete(`/api/v1/lecturers/${first.body.next_cursor}`)).status, 204);
-      const second = await staff.get<Page>(`${query}&limit=2&starting_after=${first.body.next_cursor}`);
-      assert.deepEqual(
-        second.body.data.map((l) => l.name),
-        [`${tag} 2`, `${tag} 1`],
-      );
-      const third = await staff.get<Page>(`${query}&limit=2&starting_after=${second.body.next_cursor}`);
-      assert.deepEqual(
-        third.body.data.map((l) => l.name),
-        [`${tag} 0`],
-      );
-      assert.equal(third.body.has_more, false);
-      assert.equal(third.body.next_cursor, null);
-      const ascending = await staff.get<Page>(`${query}&sort=created_at&limit=1`);
-      assert.equal(ascending.body.data[0]?.name, `${tag} 0`);
-
+      await paginatesLikeEveryList({
+        staff,
+        query,
+        make: (i) => create({ name: `${tag} ${i}` }),
+        remove: async (id) => assert.equal((await staff.delete(`/api/v1/lecturers/${id}`)).status, 204),
+      });
+      const made = (await listAll<Lecturer>(staff, query)).reverse();
       await staff.post(`/api/v1/lecturers/${made[1]?.id}/archive`);
       const active = await listAll<Lecturer>(staff, `${query}&status=active`);
       assert.deepEqual(
@@ -286,10 +270,7 @@ for (const engine of engines) {
         [made[1]?.id],
       );
       assert.equal((await listAll<Lecturer>(anonymous, query)).length, 3);
-      assert.equal((await staff.get(`${query}&limit=101`)).status, 400);
       assert.equal((await staff.get(`${query}&status=retired`)).status, 400);
-      assert.equal((await staff.get(`${query}&starting_after=nope`)).status, 400);
-      assert.equal((await staff.get(`${query}&unknown=1`)).status, 400);
     });
 
     test('Idempotency-Key replays the first create; another body with the same key is 409', async () => {

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { apiClient, listAll, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { paginatesLikeEveryList, seenOnlyBy } from '../support/shared-examples.ts';
 
 type Page = {
   id: string;
@@ -207,6 +208,15 @@ for (const engine of engines) {
     test('the three principals: anonymous and students see published pages only; staff see all', async () => {
       const live = await published({ title: 'Principal Live', draft_body: 'live body' });
       const draft = await create({ title: 'Principal Draft', draft_body: 'draft body' });
+      const principals = { anonymous, student: studentApi, staff: readOnlyStaff };
+      await seenOnlyBy(principals, { id: live.id, get: `/api/v1/pages/${live.slug}`, list: '/api/v1/pages' }, [
+        'anonymous',
+        'student',
+        'staff',
+      ]);
+      await seenOnlyBy(principals, { id: draft.id, get: `/api/v1/pages/${draft.slug}`, list: '/api/v1/pages' }, [
+        'staff',
+      ]);
       for (const [name, client] of [
         ['anonymous', anonymous],
         ['student', studentApi],
@@ -264,41 +274,21 @@ for (const engine of engines) {
 
     test('list filters and cursor pagination, across a page boundary and a deleted cursor item', async () => {
       const tag = `Paginate ${Date.now().toString(36)}`;
-      const made: Page[] = [];
-      for (let i = 0; i < 5; i++) made.push(await create({ title: `${tag} ${i}`, draft_body: `body ${i}` }));
-      await staff.post(`/api/v1/pages/${made[0]?.id}/publish`);
       const query = `/api/v1/pages?q=${encodeURIComponent(tag.toUpperCase())}`;
-      const first = await staff.get<List>(`${query}&limit=2`);
-      assert.deepEqual(
-        first.body.data.map((p) => p.title),
-        [`${tag} 4`, `${tag} 3`],
-      );
-      assert.equal(first.body.has_more, true);
-      assert.equal(first.body.next_cursor, made[3]?.id);
-      assert.equal((await staff.delete(`/api/v1/pages/${first.body.next_cursor}`)).status, 204);
-      const second = await staff.get<List>(`${query}&limit=2&starting_after=${first.body.next_cursor}`);
-      assert.deepEqual(
-        second.body.data.map((p) => p.title),
-        [`${tag} 2`, `${tag} 1`],
-      );
-      const third = await staff.get<List>(`${query}&limit=2&starting_after=${second.body.next_cursor}`);
-      assert.deepEqual(
-        third.body.data.map((p) => p.title),
-        [`${tag} 0`],
-      );
-      assert.equal(third.body.has_more, false);
-      assert.equal(third.body.next_cursor, null);
-      const ascending = await staff.get<List>(`${query}&sort=created_at&limit=1`);
-      assert.equal(ascending.body.data[0]?.title, `${tag} 0`);
+      await paginatesLikeEveryList({
+        staff,
+        query,
+        make: (i) => create({ title: `${tag} ${i}`, draft_body: `body ${i}` }),
+        remove: async (id) => assert.equal((await staff.delete(`/api/v1/pages/${id}`)).status, 204),
+      });
+      const [oldest] = (await listAll<Page>(staff, query)).reverse();
+      await staff.post(`/api/v1/pages/${oldest?.id}/publish`);
       assert.equal((await listAll<Page>(staff, `${query}&status=draft`)).length, 3);
       assert.deepEqual(
         (await listAll<Page>(staff, `${query}&status=published`)).map((p) => p.title),
         [`${tag} 0`],
       );
-      assert.equal((await staff.get(`${query}&limit=0`)).status, 400);
       assert.equal((await staff.get(`${query}&status=archived`)).status, 400);
-      assert.equal((await staff.get(`${query}&starting_after=nope`)).status, 400);
-      assert.equal((await staff.get(`${query}&unknown=1`)).status, 400);
     });
 
     test('Idempotency-Key replays the first create', async () => {

@@ -5,6 +5,7 @@ import { newId } from '../../src/db/ids.ts';
 import { apiClient, listAll, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { paginatesLikeEveryList, seenOnlyBy } from '../support/shared-examples.ts';
 
 type Post = {
   id: string;
@@ -279,16 +280,10 @@ for (const engine of engines) {
       const scheduled = await create({ title: 'Seen Scheduled' });
       await staff.post(`/api/v1/posts/${scheduled.id}/schedule`, { publish_at: inFuture(3_600_000) });
 
-      const ids = async (client: ReturnType<typeof apiClient>) =>
-        new Set((await listAll<Post>(client, '/api/v1/posts')).map((p) => p.id));
-      const anon = await ids(anonymous);
-      assert.ok(anon.has(pub.id));
-      for (const hidden of [members, plans, draft, scheduled]) assert.ok(!anon.has(hidden.id), hidden.title);
-      const stu = await ids(studentApi);
-      assert.ok(stu.has(pub.id));
-      for (const hidden of [members, plans, draft, scheduled]) assert.ok(!stu.has(hidden.id), hidden.title);
-      const all = await ids(readOnlyStaff);
-      for (const p of [pub, members, plans, draft, scheduled]) assert.ok(all.has(p.id), p.title);
+      const principals = { anonymous, student: studentApi, staff: readOnlyStaff };
+      const post = (p: Post) => ({ id: p.id, get: `/api/v1/posts/${p.slug}`, list: '/api/v1/posts', label: p.title });
+      await seenOnlyBy(principals, post(pub), ['anonymous', 'student', 'staff']);
+      for (const hidden of [members, plans, draft, scheduled]) await seenOnlyBy(principals, post(hidden), ['staff']);
 
       assert.equal((await anonymous.get(`/api/v1/posts/${members.slug}`)).status, 404);
       assert.equal((await anonymous.get(`/api/v1/posts/${plans.id}`)).status, 404);
@@ -361,33 +356,12 @@ for (const engine of engines) {
 
     test('list cursor pagination, across a page boundary and a deleted cursor item', async () => {
       const tag = `Page ${Date.now().toString(36)}`;
-      const made: Post[] = [];
-      for (let i = 0; i < 5; i++) made.push(await create({ title: `${tag} ${i}` }));
-      const query = `/api/v1/posts?q=${encodeURIComponent(tag)}`;
-      const first = await staff.get<List>(`${query}&limit=2`);
-      assert.deepEqual(
-        first.body.data.map((p) => p.title),
-        [`${tag} 4`, `${tag} 3`],
-      );
-      assert.equal(first.body.has_more, true);
-      assert.equal(first.body.next_cursor, made[3]?.id);
-      assert.equal((await staff.delete(`/api/v1/posts/${first.body.next_cursor}`)).status, 204);
-      const second = await staff.get<List>(`${query}&limit=2&starting_after=${first.body.next_cursor}`);
-      assert.deepEqual(
-        second.body.data.map((p) => p.title),
-        [`${tag} 2`, `${tag} 1`],
-      );
-      const third = await staff.get<List>(`${query}&limit=2&starting_after=${second.body.next_cursor}`);
-      assert.deepEqual(
-        third.body.data.map((p) => p.title),
-        [`${tag} 0`],
-      );
-      assert.equal(third.body.has_more, false);
-      assert.equal(third.body.next_cursor, null);
-      assert.equal((await staff.get<List>(`${query}&sort=created_at&limit=1`)).body.data[0]?.title, `${tag} 0`);
-      assert.equal((await staff.get(`${query}&limit=101`)).status, 400);
-      assert.equal((await staff.get(`${query}&starting_after=nope`)).status, 400);
-      assert.equal((await staff.get(`${query}&unknown=1`)).status, 400);
+      await paginatesLikeEveryList({
+        staff,
+        query: `/api/v1/posts?q=${encodeURIComponent(tag)}`,
+        make: (i) => create({ title: `${tag} ${i}` }),
+        remove: async (id) => assert.equal((await staff.delete(`/api/v1/posts/${id}`)).status, 204),
+      });
     });
 
     // Last: it restarts the server on the same database and port, and reconnects the clients.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { authMarkdown } from '../../src/discovery/auth-md.ts';
-import { ALL_SCOPES } from '../../src/oauth/scopes.ts';
+import { ALL_SCOPES } from '../../src/security/scopes.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const DOCS_URL = 'https://docs.lyceum.example/integrations';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { SCOPES } from '../../src/oauth/scopes.ts';
+import { SCOPES } from '../../src/security/scopes.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 type Operation = { operationId: string; security: Record<string, string[]>[] };

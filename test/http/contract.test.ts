@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SCOPES } from '../../src/oauth/scopes.ts';
+import { SCOPES } from '../../src/security/scopes.ts';
 import { apiClient, insufficientScopeChallenge, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 

@@ -22,6 +22,22 @@ test('entries expire after the TTL and clear() drops only its area', () => {
   assert.equal(cache.get('courses', 'k'), undefined);
 });
 
+test('the cache stays within maxBytes, also when an entry is replaced as it fills', () => {
+  const cache = responseCache({ ttlMs: 60_000, maxBytes: 1020 });
+  const key = (name: string) => name.padEnd(8, '.');
+  const put = (name: string, size: number) =>
+    cache.set('courses', key(name), 'x'.repeat(size - 8), cache.generation('courses'));
+  for (let i = 0; i < 20; i++) put(`old-${i}`, 51); // exactly full
+  put('old-0', 60); // replacing one entry with a larger one overflows: everything goes, then it is stored
+  assert.equal(cache.get('courses', key('old-1')), undefined);
+  assert.ok(cache.get('courses', key('old-0')));
+  // 960 bytes are left: 18 entries of 51 fit, the 19th overflows again and drops the first.
+  for (let i = 0; i < 18; i++) put(`new-${i}`, 51);
+  assert.ok(cache.get('courses', key('new-0')), 'still within the bound');
+  put('new-18', 51);
+  assert.equal(cache.get('courses', key('new-0')), undefined, 'past the bound: dropped');
+});
+
 describe('the catalog list micro-cache', () => {
   let server: TestServer;
   let staff: ReturnType<typeof apiClient>;

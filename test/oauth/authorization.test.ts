@@ -10,7 +10,7 @@ import {
   tokenRequest,
 } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { completeSetup, OWNER, WebClient } from '../support/web-client.ts';
+import { completeSetup, csrfOf, OWNER, WebClient } from '../support/web-client.ts';
 
 const STUDENT = { name: 'Sam Student', email: 'sam@school.test', password: 'student password 1' };
 
@@ -234,6 +234,63 @@ for (const engine of engines) {
       assert.equal(((await userinfo.json()) as { email: string }).email, STUDENT.email);
     });
 
+    test('a note of when a fresh sign-in was asked for counts only for its own authorization', async () => {
+      const web = new WebClient(server.url);
+      // Signed out, the first authorization's page carries a note (in its sign-in form's return_to).
+      const first = await web.get(
+        new URL(authorizeUrl(server.url, params())).pathname + new URL(authorizeUrl(server.url, params())).search,
+      );
+      const page = await web.get(first.location ?? '');
+      const note = /reauth_after=([^"&]+)/.exec(page.text)?.[1] ?? '';
+      assert.ok(note);
+      await web.submit('/signin', '/signin', { email: OWNER.email, password: OWNER.password });
+      // A second authorization demands a fresh sign-in; the old note, signed in after, must not stand in for it.
+      const url = new URL(authorizeUrl(server.url, params({ prompt: 'login' })));
+      const second = await web.get(url.pathname + url.search);
+      const interaction = new URL(second.location ?? '', server.url);
+      const replayed = await web.get(`${interaction.pathname}?reauth_after=${note}`);
+      assert.match(replayed.location ?? '', /^\/signin\?reauth=1&/);
+    });
+
+    test('the fewest hops: a signed-in user goes authorize → consent page → answer → code', async () => {
+      const web = new WebClient(server.url);
+      const url = new URL(authorizeUrl(server.url, params()));
+      // A new browser: the authorization's own page shows the sign-in form, with no detour through /signin.
+      const start = await web.get(url.pathname + url.search);
+      assert.equal(start.status, 303);
+      const signIn = await web.get(start.location ?? '');
+      assert.equal(signIn.status, 200);
+      assert.match(signIn.text, /<form method="post" action="\/signin">/);
+
+      await web.submit('/signin', '/signin', { email: OWNER.email, password: OWNER.password });
+      const hops: string[] = [];
+      const authorize = await web.get(url.pathname + url.search);
+      hops.push(
+        `${authorize.status} ${new URL(authorize.location ?? '', server.url).pathname.split('/').slice(0, 3).join('/')}`,
+      );
+      const interaction = new URL(authorize.location ?? '', server.url);
+      const page = await web.get(interaction.pathname + interaction.search);
+      assert.match(page.text, /name="decision" value="allow"/, 'the consent form comes at once, not after a login hop');
+      hops.push(`${page.status} consent`);
+      const answered = await web.postForm(`${interaction.pathname}/consent`, {
+        _csrf: csrfOf(page.text),
+        decision: 'allow',
+      });
+      hops.push(
+        `${answered.status} ${new URL(answered.location ?? '', server.url).pathname.split('/').slice(0, 3).join('/')}`,
+      );
+      const resumed = await web.get(new URL(answered.location ?? '', server.url).pathname);
+      const back = new URL(resumed.location ?? '');
+      hops.push(`${resumed.status} ${back.origin}`);
+      assert.ok(back.searchParams.get('code'));
+      assert.deepEqual(hops, [
+        '303 /oauth/interaction',
+        '200 consent',
+        '303 /oauth/authorize',
+        `303 ${new URL(redirect()).origin}`,
+      ]);
+    });
+
     test('prompt=login asks for the password even when signed in', async () => {
       const web = new WebClient(server.url);
       await web.submit('/signin', '/signin', { email: OWNER.email, password: OWNER.password });
@@ -258,8 +315,41 @@ for (const engine of engines) {
       const first = await web.get(
         new URL(authorizeUrl(server.url, params())).pathname + new URL(authorizeUrl(server.url, params())).search,
       );
+      // The interaction shows the sign-in form itself, which returns to it.
       const interaction = await web.get(first.location ?? '');
-      assert.match(interaction.location ?? '', /^\/signin\?return_to=%2Foauth%2Finteraction%2F/);
+      assert.equal(interaction.status, 200);
+      assert.match(interaction.text, /<form method="post" action="\/signin">/);
+      assert.match(interaction.text, /name="return_to" value="\/oauth\/interaction\/[\w-]+\?reauth_after=/);
     });
   });
 }
+
+describe('authorization requests are limited per address', () => {
+  test('past OAUTH_AUTHORIZATIONS_PER_MINUTE a new authorization gets 429 with Retry-After', async () => {
+    const server = await startTestServer('sqlite', { OAUTH_AUTHORIZATIONS_PER_MINUTE: '2' });
+    try {
+      const client = await registerClient(server.url, 47031);
+      const { challenge } = pkce();
+      const url = new URL(
+        authorizeUrl(server.url, {
+          response_type: 'code',
+          client_id: client.client_id,
+          redirect_uri: 'http://127.0.0.1:47031/callback',
+          scope: 'openid',
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        }),
+      );
+      const web = new WebClient(server.url);
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await web.get(url.pathname + url.search));
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        [303, 303, 429],
+      );
+      assert.ok(Number(answers[2]?.headers.get('retry-after')) > 0);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -49,7 +49,8 @@ for (const engine of engines) {
       });
       const callback = listener.next();
       await page.goto(url.href);
-      if (page.url().startsWith(`${server.url}/signin`)) {
+      // Not signed in yet: the authorization's own page shows the sign-in form.
+      if (await page.getByLabel('Password').count()) {
         await page.screenshot({ path: join(shots, `${name}-1-signin.png`), fullPage: true });
         await page.getByLabel('Email').fill(OWNER.email);
         await page.getByLabel('Password').fill(OWNER.password);

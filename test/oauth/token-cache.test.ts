@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tokenCache } from '../../src/oauth/token-cache.ts';
-import type { TokenPrincipal } from '../../src/oauth/token-principal.ts';
+import type { TokenPrincipal } from '../../src/security/token-principal.ts';
 import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer } from '../support/server.ts';
@@ -16,6 +16,7 @@ const principal = (expiresAt: number): TokenPrincipal => ({
   audience: 'http://a',
   scopes: new Set(['courses:read']),
   expiresAt,
+  issuedAt: expiresAt - 900,
 });
 
 describe('token cache bounds', () => {

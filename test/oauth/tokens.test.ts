@@ -14,8 +14,6 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { completeSetup, OWNER, WebClient } from '../support/web-client.ts';
 
 const REDIRECT = 'http://127.0.0.1:47001/callback';
-/** Past OAUTH_REUSE_GRACE_SECONDS (1 s here): a second presentation is then a replay. */
-const afterGrace = () => new Promise((resolve) => setTimeout(resolve, 1100));
 
 for (const engine of engines) {
   describe(`token, refresh, introspection, revocation and userinfo (${engine})`, () => {
@@ -23,9 +21,20 @@ for (const engine of engines) {
     let client: RegisteredClient;
     let confidential: RegisteredClient;
     let other: RegisteredClient;
+    // The server's clock, moved by hand past OAUTH_REUSE_GRACE_SECONDS (1 s here): a second presentation is then a
+    // replay, not a retry.
+    let skew = 0;
+    const clock = { now: () => new Date(Date.now() + skew) };
+    const afterGrace = () => {
+      skew += 1100;
+    };
 
     before(async () => {
-      server = await startTestServer(engine, { OAUTH_ACCESS_TOKEN_TTL_SECONDS: '900', OAUTH_REUSE_GRACE_SECONDS: '1' });
+      server = await startTestServer(
+        engine,
+        { OAUTH_ACCESS_TOKEN_TTL_SECONDS: '900', OAUTH_REUSE_GRACE_SECONDS: '1' },
+        { clock },
+      );
       await completeSetup(server.url, server.setupUrl ?? '');
       client = await registerClient(server.url, 47001);
       other = await registerClient(server.url, 47001, { client_name: 'Someone else' });
@@ -165,7 +174,7 @@ for (const engine of engines) {
       const retry = await tokenRequest(server.url, form);
       assert.equal(retry.body.error, 'invalid_grant', 'a second use within the grace period fails...');
       assert.equal((await userinfo(first.body.access_token)).status, 200, '...without revoking anything');
-      await afterGrace();
+      afterGrace();
       const replay = await tokenRequest(server.url, form);
       assert.equal(replay.status, 400);
       assert.equal(replay.body.error, 'invalid_grant');
@@ -195,7 +204,7 @@ for (const engine of engines) {
       assert.notEqual(rotated.body.refresh_token, t.refresh_token);
       assert.notEqual(rotated.body.access_token, t.access_token);
       assert.equal((await userinfo(rotated.body.access_token)).status, 200);
-      await afterGrace();
+      afterGrace();
       const reuse = await refresh(t.refresh_token);
       assert.equal(reuse.status, 400);
       assert.equal(reuse.body.error, 'invalid_grant');
@@ -217,7 +226,7 @@ for (const engine of engines) {
       const next = await refresh(String(winner?.refresh_token));
       assert.equal(next.status, 200);
       // A later replay of the original token is a replay, not a race: the whole grant goes.
-      await afterGrace();
+      afterGrace();
       assert.equal((await refresh(t.refresh_token)).body.error, 'invalid_grant');
       assert.equal((await userinfo(next.body.access_token)).status, 401);
     });
@@ -269,6 +278,68 @@ for (const engine of engines) {
       const refreshIntrospection = await introspect(t.refresh_token);
       assert.equal(refreshIntrospection.body.active, true);
       assert.equal(refreshIntrospection.body.client_id, client.client_id);
+    });
+
+    test("introspection of an access token is answered from the validated-token cache, field for field the provider's", async () => {
+      // An extra form field (which the provider ignores) sends the request to oidc-provider itself.
+      const byProvider = (token: string, c: RegisteredClient) =>
+        formPost(server.url, '/api/oauth/introspect', {
+          token,
+          client_id: c.client_id,
+          client_secret: c.client_secret,
+          ignored: 'x',
+        });
+      for (const c of [client, confidential]) {
+        const t = await tokens({ client: c });
+        const fast = await introspect(t.access_token, c);
+        const slow = await byProvider(t.access_token, c);
+        assert.equal(fast.status, 200);
+        assert.equal(fast.headers.get('cache-control'), 'no-store');
+        assert.deepEqual(fast.body, slow.body);
+        assert.equal(fast.body.active, true);
+        assert.deepEqual((await introspect(t.access_token, other)).body, { active: false });
+        assert.deepEqual((await byProvider(t.access_token, other)).body, { active: false });
+      }
+      const mcp = await tokens({ resource: `${server.config.BASE_URL}/mcp` });
+      assert.deepEqual((await introspect(mcp.access_token)).body, (await byProvider(mcp.access_token, client)).body);
+
+      // A confidential client with a wrong or missing secret is refused by the provider's own client authentication.
+      const t = await tokens({ client: confidential });
+      for (const secret of ['wrong', undefined]) {
+        const refused = await formPost(server.url, '/api/oauth/introspect', {
+          token: t.access_token,
+          client_id: confidential.client_id,
+          client_secret: secret,
+        });
+        assert.equal(refused.status, 401);
+        assert.equal(refused.body.error, 'invalid_client');
+      }
+      // A public client that sends a secret is not authenticated as `none`.
+      const withSecret = await formPost(server.url, '/api/oauth/introspect', {
+        token: t.access_token,
+        client_id: client.client_id,
+        client_secret: 'anything',
+      });
+      assert.equal(withSecret.status, 401);
+      // Credentials outside the form are the provider's to judge: Basic beside a public client's form is refused.
+      const withBasic = await formPost(
+        server.url,
+        '/api/oauth/introspect',
+        { token: t.access_token, client_id: client.client_id },
+        { authorization: `Basic ${Buffer.from(`${client.client_id}:x`).toString('base64')}` },
+      );
+      assert.equal(withBasic.status >= 400, true, JSON.stringify(withBasic.body));
+      // A body over oidc-provider's limit gets a 413 in the error shape, not a reset connection.
+      const huge = await formPost(server.url, '/api/oauth/introspect', {
+        token: 'x'.repeat(60 * 1024),
+        client_id: client.client_id,
+      });
+      assert.equal(huge.status, 413);
+      assert.equal(huge.body.error, 'payload_too_large');
+      // Revoked on this instance: inactive at once, though the token was cached a moment ago.
+      assert.equal((await introspect(t.access_token, confidential)).body.active, true);
+      assert.equal((await revoke(t.access_token, confidential)).status, 200);
+      assert.deepEqual((await introspect(t.access_token, confidential)).body, { active: false });
     });
 
     test('revocation: an access token; a refresh token ends its grant; unknown tokens answer 200', async () => {

@@ -70,12 +70,13 @@ export async function authorizeThroughForms(
       next = new URL(response.location, next);
       continue;
     }
-    if (next.pathname === '/signin' && response.status === 200) {
+    // The sign-in form is shown on /signin, or in place by the authorization's interaction page.
+    if (response.status === 200 && response.text.includes('<form method="post" action="/signin">')) {
       const posted = await client.postForm('/signin', {
         _csrf: csrfOf(response.text),
         email: opts.email ?? '',
         password: opts.password ?? '',
-        return_to: next.searchParams.get('return_to') ?? '/',
+        return_to: /name="return_to" value="([^"]*)"/.exec(response.text)?.[1]?.replaceAll('&amp;', '&') ?? '/',
       });
       if (!posted.location) return { location: next, status: posted.status, text: posted.text };
       next = new URL(posted.location, next);
@@ -83,9 +84,11 @@ export async function authorizeThroughForms(
     }
     if (next.pathname.startsWith('/oauth/interaction/') && response.status === 200) {
       opts.onConsent?.(response.text, response.headers);
+      const reauthAfter = /name="reauth_after" value="([^"]+)"/.exec(response.text)?.[1];
       const posted = await client.postForm(`${next.pathname}/consent`, {
         _csrf: csrfOf(response.text),
         decision: opts.decision ?? 'allow',
+        ...(reauthAfter ? { reauth_after: reauthAfter } : {}),
       });
       if (!posted.location) return { location: next, status: posted.status, text: posted.text };
       next = new URL(posted.location, next);

@@ -1,10 +1,10 @@
 import { newId } from '../../db/ids.ts';
-import { paginate } from '../../db/pagination.ts';
 import type { CommentsTable } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { CurriculumService } from '../curriculum/service.ts';
 import type { AreaDeps } from '../deps.ts';
+import { paginate } from '../pagination.ts';
 import type { PostsService } from '../posts/service.ts';
 import { COMMENT_MAX_LENGTH, type Comment, type CommentListQuery } from './schema.ts';
 import type { CommentsStore } from './store.ts';

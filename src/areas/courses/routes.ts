@@ -54,7 +54,8 @@ export function courseRoutes(fastify: FastifyInstance, service: CoursesService) 
       body: CourseCreate,
       response: { 201: Course, ...writeErrors },
     },
-    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
+    handler: async (request, reply) =>
+      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
   });
 
   app.patch('/api/v1/courses/:id', {

@@ -1,10 +1,11 @@
 import { newId } from '../../db/ids.ts';
-import { paginate } from '../../db/pagination.ts';
 import type { CoursesTable } from '../../db/tables.ts';
-import { containsText } from '../../db/text-match.ts';
+import { matchesText } from '../../db/text-search.ts';
+import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
+import { paginate } from '../pagination.ts';
 import { slugRules } from '../slugs.ts';
 import type { Course, CourseCreate, CourseListQuery, CourseUpdate } from './schema.ts';
 import type { CoursesStore } from './store.ts';
@@ -110,17 +111,28 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
       let q = store.baseQuery(db);
       if (query.status) q = q.where('status', '=', query.status);
       if (query.visibility) q = q.where('visibility', '=', query.visibility);
-      if (query.q) q = q.where(containsText('title', query.q));
+      if (query.q) q = q.where(matchesText(deps.config.database.engine, 'courses', query.q));
       if (query.lecturer_id) q = q.where('lecturer_ids', 'like', `%"${query.lecturer_id}"%`);
       const view = viewOf(principal, true);
       if (!view.all) {
         const enrolled = await view.enrolled();
-        q = q.where((eb) =>
-          eb.or([
-            eb.and([eb('status', '=', 'published'), eb('visibility', 'in', view.visibilities)]),
-            ...(enrolled.length ? [eb.and([eb('id', 'in', enrolled), eb('status', '!=', 'draft')])] : []),
-          ]),
-        );
+        q = q.where((eb) => {
+          const listed = eb.and([eb('status', '=', 'published'), eb('visibility', 'in', view.visibilities)]);
+          if (!enrolled.length) return listed;
+          const mine = eb.and([eb('id', 'in', enrolled), eb('status', '!=', 'draft')]);
+          // Wrapped in CASE so neither engine answers the OR by merging two index lookups and sorting every listed
+          // course (65 ms at 100,000 courses on SQLite): walking the id index in page order stops at the page's end.
+          return eb(
+            eb
+              .case()
+              .when(eb.or([listed, mine]))
+              .then(1)
+              .else(0)
+              .end(),
+            '=',
+            1,
+          );
+        });
       }
       const page = await paginate(q, query, 'id', 'created_at');
       return { ...page, data: page.data.map(toCourse) };
@@ -135,7 +147,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
     /** Whether a caller may see a course's content (used by the curriculum area). */
     visibleTo,
 
-    async create(input: CourseCreate) {
+    async create(input: CourseCreate, also?: AlsoWrite) {
       await checkLecturers(input.lecturer_ids);
       const title = input.title.trim();
       const slug = await slugs.choose(input.slug, title);
@@ -157,9 +169,9 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
         created_at: at,
         updated_at: at,
       };
-      await slugs.write(slug, () => store.insert(db, row));
+      const created = await slugs.write(slug, () => insertWith(db, (ex) => store.insert(ex, row), toCourse(row), also));
       deps.onChange();
-      return toCourse(row);
+      return created;
     },
 
     async update(id: string, input: CourseUpdate) {

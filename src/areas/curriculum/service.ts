@@ -1,5 +1,6 @@
 import { newId } from '../../db/ids.ts';
 import type { CoursesTable, Executor, LessonsTable, SectionsTable } from '../../db/tables.ts';
+import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { CoursesService } from '../courses/service.ts';
@@ -317,7 +318,7 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
       return toSection(found.section, found.access);
     },
 
-    async createSection(courseId: string, input: SectionCreate) {
+    async createSection(courseId: string, input: SectionCreate, also?: AlsoWrite) {
       if (!(await store.findCourse(db, courseId))) throw errors.notFound('course');
       const title = trimmedTitle(input.title);
       const drip = dripColumns(input.drip ?? { type: 'none' });
@@ -343,7 +344,9 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
           updated_at: at,
         };
         await store.insertSection(trx, row);
-        return toSection(row, STAFF_ACCESS);
+        const created = toSection(row, STAFF_ACCESS);
+        await also?.(trx, created);
+        return created;
       });
     },
 
@@ -416,7 +419,7 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
       return found !== undefined && !lessonView(found.lesson, found.access)(found.lesson).locked;
     },
 
-    async createLesson(sectionId: string, input: LessonCreate) {
+    async createLesson(sectionId: string, input: LessonCreate, also?: AlsoWrite) {
       const section = await sectionForWrite(db, sectionId);
       const title = trimmedTitle(input.title);
       return inCourse(section.course_id, async (trx) => {
@@ -447,7 +450,9 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
           updated_at: at,
         };
         await store.insertLesson(trx, row);
-        return staffLesson(row);
+        const created = staffLesson(row);
+        await also?.(trx, created);
+        return created;
       });
     },
 

@@ -53,7 +53,8 @@ export function lecturersRoutes(fastify: FastifyInstance, service: LecturersServ
       body: LecturerCreate,
       response: { 201: Lecturer, ...writeErrors },
     },
-    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
+    handler: async (request, reply) =>
+      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
   });
 
   app.patch('/api/v1/lecturers/:id', {

@@ -1,12 +1,13 @@
 import { newId } from '../../db/ids.ts';
-import { paginate } from '../../db/pagination.ts';
 import type { LecturersTable } from '../../db/tables.ts';
-import { containsText } from '../../db/text-match.ts';
+import { matchesText } from '../../db/text-search.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { AreaDeps } from '../deps.ts';
+import { paginate } from '../pagination.ts';
 import type { Lecturer, LecturerCreate, LecturerListQuery, LecturerUpdate } from './schema.ts';
 import type { LecturersStore } from './store.ts';
 
@@ -63,7 +64,7 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore }) {
     );
 
   /** A link that lost a race to the unique index gets the same answer as one refused by the check. */
-  async function linkWrite(userId: string | null | undefined, lecturerId: string, write: () => Promise<void>) {
+  async function linkWrite(userId: string | null | undefined, lecturerId: string, write: () => Promise<unknown>) {
     try {
       await write();
     } catch (error) {
@@ -86,7 +87,7 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore }) {
       let q = store.baseQuery(db);
       if (!staff) q = q.where('status', '=', 'active');
       if (query.status) q = q.where('status', '=', query.status);
-      if (query.q) q = q.where(containsText('name', query.q));
+      if (query.q) q = q.where(matchesText(deps.config.database.engine, 'lecturers', query.q));
       const page = await paginate(q, query, 'id', 'created_at');
       return { ...page, data: page.data.map((row) => toLecturer(row, staff)) };
     },
@@ -98,7 +99,7 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore }) {
       return toLecturer(row, staff);
     },
 
-    async create(input: LecturerCreate) {
+    async create(input: LecturerCreate, also?: AlsoWrite) {
       const name = input.name.trim();
       if (!name) throw blankName();
       await checkUser(input.user_id);
@@ -115,8 +116,9 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore }) {
         created_at: at,
         updated_at: at,
       };
-      await linkWrite(row.user_id, row.id, () => store.insert(db, row));
-      return toLecturer(row, true);
+      const created = toLecturer(row, true);
+      await linkWrite(row.user_id, row.id, () => insertWith(db, (ex) => store.insert(ex, row), created, also));
+      return created;
     },
 
     async update(id: string, input: LecturerUpdate) {

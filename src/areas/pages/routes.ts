@@ -46,7 +46,8 @@ export function pagesRoutes(fastify: FastifyInstance, service: PagesService) {
       body: PageCreate,
       response: { 201: Page, ...writeErrors },
     },
-    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
+    handler: async (request, reply) =>
+      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
   });
 
   app.patch('/api/v1/pages/:id', {

@@ -1,10 +1,11 @@
 import { newId } from '../../db/ids.ts';
-import { paginate } from '../../db/pagination.ts';
 import type { Executor, PagesTable } from '../../db/tables.ts';
-import { containsText } from '../../db/text-match.ts';
+import { matchesText } from '../../db/text-search.ts';
+import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
+import { paginate } from '../pagination.ts';
 import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
 import type { Page, PageCreate, PageListQuery, PageUpdate } from './schema.ts';
@@ -49,7 +50,7 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
       const staff = isStaff(principal);
       let q = store.baseQuery(db);
       if (query.status) q = q.where('status', '=', query.status);
-      if (query.q) q = q.where(containsText('title', query.q));
+      if (query.q) q = q.where(matchesText(deps.config.database.engine, 'pages', query.q));
       if (!staff) q = q.where('status', '=', 'published');
       const page = await paginate(q, query, 'id', 'created_at');
       return { ...page, data: page.data.map((row) => toPage(row, staff)) };
@@ -62,7 +63,7 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
       return toPage(row, staff);
     },
 
-    async create(input: PageCreate) {
+    async create(input: PageCreate, also?: AlsoWrite) {
       const title = input.title.trim();
       if (!title) throw errors.invalidRequest('A page needs a title; send a non-blank "title".');
       const slug = await slugs.choose(input.slug, title);
@@ -80,8 +81,7 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
         created_at: at,
         updated_at: at,
       };
-      await slugs.write(slug, () => store.insert(db, row));
-      return toPage(row, true);
+      return slugs.write(slug, () => insertWith(db, (ex) => store.insert(ex, row), toPage(row, true), also));
     },
 
     async update(id: string, input: PageUpdate) {

@@ -55,7 +55,8 @@ export function postsRoutes(fastify: FastifyInstance, service: PostsService) {
       body: PostCreate,
       response: { 201: Post, ...writeErrors },
     },
-    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
+    handler: async (request, reply) =>
+      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
   });
 
   app.patch('/api/v1/posts/:id', {

@@ -1,10 +1,11 @@
 import { newId } from '../../db/ids.ts';
-import { paginate } from '../../db/pagination.ts';
 import type { Executor, PostsTable } from '../../db/tables.ts';
-import { containsText } from '../../db/text-match.ts';
+import { matchesText } from '../../db/text-search.ts';
+import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
+import { paginate } from '../pagination.ts';
 import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
 import type { Post, PostCreate, PostListQuery, PostSchedule, PostUpdate } from './schema.ts';
@@ -89,7 +90,7 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
       if (query.status) q = q.where('status', '=', query.status);
       if (query.visibility) q = q.where('visibility', '=', query.visibility);
       if (query.tag) q = q.where(store.hasTag(query.tag));
-      if (query.q) q = q.where(containsText('title', query.q));
+      if (query.q) q = q.where(matchesText(deps.config.database.engine, 'posts', query.q));
       if (!isStaff(principal))
         q = q.where('status', '=', 'published').where('visibility', 'in', readableVisibilities(principal));
       const page = await paginate(q, query, 'id', 'created_at');
@@ -112,7 +113,7 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
     /** Whether a post is published and the caller may read it (comments are open only on such posts). */
     isPublishedFor: async (principal: Principal, id: string) => publishedFor(principal, await store.findById(db, id)),
 
-    async create(input: PostCreate) {
+    async create(input: PostCreate, also?: AlsoWrite) {
       const title = input.title.trim();
       if (!title) throw errors.invalidRequest('A post needs a title; send a non-blank "title".');
       const visibility = input.visibility ?? 'public';
@@ -135,8 +136,7 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
         created_at: at,
         updated_at: at,
       };
-      await slugs.write(slug, () => store.insert(db, row));
-      return toPost(row);
+      return slugs.write(slug, () => insertWith(db, (ex) => store.insert(ex, row), toPost(row), also));
     },
 
     async update(id: string, input: PostUpdate) {

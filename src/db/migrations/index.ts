@@ -3,6 +3,7 @@ import { foundation } from './001_foundation.ts';
 import { oauth } from './002_oauth.ts';
 import { catalog } from './003_catalog.ts';
 import { lecturerUserUnique } from './004_lecturer_user_unique.ts';
+import { textSearch } from './005_text_search.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '002_oauth': oauth,
   '003_catalog': catalog,
   '004_lecturer_user_unique': lecturerUserUnique,
+  '005_text_search': textSearch,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,6 @@
+import { SCOPES, type Scope } from '../../security/scopes.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { csrfField } from '../../web/layout.ts';
-import { SCOPES, type Scope } from '../scopes.ts';
 
 export function consentPage(opts: {
   uid: string;
@@ -11,6 +11,8 @@ export function consentPage(opts: {
   granted: Scope[];
   dropped: string[];
   viewerName: string;
+  /** The signed note of when a fresh sign-in was asked for, carried to the answer (see interactions/routes.ts). */
+  reauthAfter?: string;
 }): SafeHtml {
   const redirect = new URL(opts.redirectUri);
   return html`<p><strong>${opts.clientName}</strong> wants to access your account at this school.</p>
@@ -29,6 +31,7 @@ ${
 }
 <form method="post" action="/oauth/interaction/${opts.uid}/consent">
 ${csrfField(opts.csrf)}
+${opts.reauthAfter ? html`<input type="hidden" name="reauth_after" value="${opts.reauthAfter}">` : ''}
 <p><button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny">Deny</button></p>
 </form>`;
 }

@@ -1,0 +1,108 @@
+// The layer rules of src/ (the design document's "Layout"), checked by `npm run lint`; README.md sums them up.
+// Type-only imports count: a type import is still a dependency on the module that declares the type.
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'Modules that import each other, even only for types, can no longer be understood or moved one at a time.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment:
+        'Every import resolves. This also guards the check itself: an import it cannot follow is one it cannot judge.',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'db-is-the-bottom',
+      severity: 'error',
+      comment: 'db/ (connection, tables, migrations, query helpers) is below everything and imports only config.ts.',
+      from: { path: '^src/db/' },
+      to: { path: '^src/', pathNot: ['^src/db/', '^src/config[.]ts$'] },
+    },
+    {
+      name: 'security-is-below-the-layers',
+      severity: 'error',
+      comment:
+        'security/ (passwords, tokens, the scope table, what a token says) is shared by the API, the authorization ' +
+        'server and the pages, so it imports none of them.',
+      from: { path: '^src/security/' },
+      to: { path: ['^src/(http|web|oauth|areas|mcp|discovery|health|cluster|demo)/', '^src/(app|server|main)[.]ts$'] },
+    },
+    {
+      name: 'http-knows-no-pages-or-oauth',
+      severity: 'error',
+      comment:
+        'http/ is the plumbing every route uses: it imports neither the pages (web/) nor the authorization server ' +
+        '(oauth/) nor what is built on it; the composition root passes in what it needs (the HTML error page, the ' +
+        'token verifier).',
+      from: { path: '^src/http/' },
+      to: { path: '^src/(web|oauth|areas|mcp|discovery|health|demo)/' },
+    },
+    {
+      name: 'only-pages-and-consent-render-html',
+      severity: 'error',
+      comment:
+        'The views (web/) are used by the pages themselves, the authorization server (login, consent and its own ' +
+        'error pages) and the composition root; nothing under them imports them.',
+      from: { path: '^src/', pathNot: ['^src/web/', '^src/oauth/', '^src/app[.]ts$'] },
+      to: { path: '^src/web/' },
+    },
+    {
+      name: 'pages-read-through-services',
+      severity: 'error',
+      comment: 'Pages read the school through its services, never a store or the database directly.',
+      from: { path: '^src/web/' },
+      to: { path: ['^src/db/', '(^|/)store[.]ts$', '-store[.]ts$'] },
+    },
+    {
+      name: 'services-know-no-http',
+      severity: 'error',
+      comment:
+        'An area service holds the rules and transactions and knows nothing of HTTP: no Fastify, no routes, and of ' +
+        'http/ only the error table and the principal.',
+      from: { path: '^src/areas/[^/]+/service[.]ts$' },
+      to: {
+        path: ['^src/http/', '(^|/)node_modules/fastify/', '/routes[.]ts$'],
+        pathNot: '^src/http/(errors|principal)[.]ts$',
+      },
+    },
+    {
+      name: 'stores-are-kysely-only',
+      severity: 'error',
+      comment: 'A store is queries (Kysely) over a transaction or the db: it imports no services, routes or HTTP.',
+      from: { path: ['^src/areas/[^/]+/store[.]ts$', '^src/[^/]+/[^/]+-store[.]ts$'] },
+      to: {
+        path: ['^src/(http|web|oauth|mcp|discovery|health)/', '/(service|routes)[.]ts$', '(^|/)node_modules/fastify/'],
+      },
+    },
+    {
+      name: 'one-composition-root',
+      severity: 'error',
+      comment: 'app.ts builds everything from its dependencies; only server.ts (and main.ts, through it) imports it.',
+      from: { path: '^src/', pathNot: '^src/(main|server)[.]ts$' },
+      to: { path: '^src/(app|server|main)[.]ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Also the imports TypeScript erases (`import type`): they are dependencies as much as any other.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      // Packages such as typebox and kysely/migration are found through their package.json "exports".
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts', '.json'],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};
