@@ -14,8 +14,14 @@ for (const engine of engines) {
       const database = connectDatabase(loadConfig({ DATABASE_URL: url }).database);
       try {
         await database.migrate();
+        // Other test files migrate their own PostgreSQL schemas meanwhile; only this database's schema counts.
+        const own =
+          engine === 'postgres'
+            ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s
+            : undefined;
         const schema = async () => ({
           tables: (await database.db.introspection.getTables({ withInternalKyselyTables: true }))
+            .filter((t) => t.schema === own)
             .map((t) => `${t.name}(${t.columns.map((c) => `${c.name}:${c.dataType}:${c.isNullable}`).join(',')})`)
             .sort(),
           migrations: (
