@@ -28,21 +28,40 @@ export async function startTestServer(
       done();
     },
   });
-  const port = env.PORT ?? String(await freePort());
-  const config = loadConfig({ LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: port, DATABASE_URL: databaseUrl, ...env });
-  const server = await startServer(config, { logStream, clock: options.clock });
+  const start = async () => {
+    const port = env.PORT ?? String(await freePort());
+    const config = loadConfig({ LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: port, DATABASE_URL: databaseUrl, ...env });
+    return { config, server: await startServer(config, { logStream, clock: options.clock }) };
+  };
+  let started: Awaited<ReturnType<typeof start>> | undefined;
+  // A port found free can be taken by another test file's server before this one listens; then try another.
+  for (let attempt = 1; !started; attempt++) {
+    try {
+      started = await start();
+    } catch (error) {
+      if (env.PORT || attempt === 5 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
+  const { config, server } = started;
   const setupLine = logs.map((l) => JSON.parse(l)).find((l) => l.setup_url);
   return { ...server, config, databaseUrl, logs, setupUrl: setupLine?.setup_url };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nothing listens on, picked at random below Linux's ephemeral range (32768–60999), where the kernel never
+ * hands out ports to outgoing connections or `listen(0)`: only another test file's server can take it meanwhile.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await bindable(port)) return port;
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
