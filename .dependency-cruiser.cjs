@@ -34,6 +34,17 @@ module.exports = {
         'security/ (passwords, tokens, the scope table, what a token says) is shared by the API, the authorization ' +
         'server and the pages, so it imports none of them.',
       from: { path: '^src/security/' },
+      to: {
+        path: ['^src/(http|web|oauth|areas|mcp|discovery|health|cluster|demo|jobs)/', '^src/(app|server|main)[.]ts$'],
+      },
+    },
+    {
+      name: 'jobs-run-below-the-areas',
+      severity: 'error',
+      comment:
+        'jobs/ is the durable queue the areas hand work to; each area registers its handlers at the composition ' +
+        'root, so the queue imports no area, page or HTTP code.',
+      from: { path: '^src/jobs/' },
       to: { path: ['^src/(http|web|oauth|areas|mcp|discovery|health|cluster|demo)/', '^src/(app|server|main)[.]ts$'] },
     },
     {

@@ -205,7 +205,28 @@ export type AppearanceTable = {
   updated_at: Timestamp;
 };
 
+export type JobsTable = {
+  id: string;
+  kind: string;
+  /** JSON. */
+  payload: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  attempts: number;
+  max_attempts: number;
+  run_at: Timestamp;
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  /** JSON, written by the running job. */
+  progress: string | null;
+  /** JSON, what the job returned. */
+  result: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
 export type Tables = {
+  jobs: JobsTable;
   idempotency_keys: IdempotencyKeysTable;
   lecturers: LecturersTable;
   courses: CoursesTable;

@@ -4,6 +4,7 @@ import { oauth } from './002_oauth.ts';
 import { catalog } from './003_catalog.ts';
 import { lecturerUserUnique } from './004_lecturer_user_unique.ts';
 import { textSearch } from './005_text_search.ts';
+import { jobs } from './006_jobs.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '003_catalog': catalog,
   '004_lecturer_user_unique': lecturerUserUnique,
   '005_text_search': textSearch,
+  '006_jobs': jobs,
 };
 
 export const migrationProvider: MigrationProvider = {

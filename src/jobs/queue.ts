@@ -1,0 +1,211 @@
+import type { Clock } from '../db/clock.ts';
+import { newId } from '../db/ids.ts';
+import type { Db, Executor, JobsTable } from '../db/tables.ts';
+import { randomToken } from '../security/tokens.ts';
+import { type Engine, jobsStore } from './store.ts';
+
+/** What a running job is given besides its payload. */
+export type JobContext = {
+  id: string;
+  /** 1 on the first run, 2 on the first retry, … */
+  attempt: number;
+  /** Records how far the job has got (readable with `get`) and extends its lease. */
+  progress(value: unknown): Promise<void>;
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: each kind's payload is the JSON its enqueuer wrote; the handler knows its shape.
+export type JobHandler = (payload: any, job: JobContext) => Promise<unknown>;
+
+export type Job = {
+  id: string;
+  kind: string;
+  status: JobsTable['status'];
+  attempts: number;
+  max_attempts: number;
+  run_at: string;
+  progress: unknown;
+  result: unknown;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type JobQueueDeps = {
+  db: Db;
+  engine: Engine;
+  clock: Clock;
+  handlers: Record<string, JobHandler>;
+  /** How long a claimed job is this worker's before another may take it over (a crash leaves it claimed). */
+  leaseMs?: number;
+  /** The wait before the first retry; each further retry waits twice as long, at most an hour. */
+  retryBaseMs?: number;
+  log?: (message: string, fields: Record<string, unknown>) => void;
+};
+
+const HOUR_MS = 3_600_000;
+const ERROR_TEXT_MAX = 1000;
+
+const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as unknown));
+
+const toJob = (row: JobsTable): Job => ({
+  id: row.id,
+  kind: row.kind,
+  status: row.status,
+  attempts: row.attempts,
+  max_attempts: row.max_attempts,
+  run_at: row.run_at,
+  progress: parse(row.progress),
+  result: parse(row.result),
+  last_error: row.last_error,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+/**
+ * Durable background work: a job is a row, written in the same transaction as the change that asks for it, so it
+ * exists exactly when that change does. Any instance's worker claims due jobs under a lease (see `jobsStore`), runs
+ * the kind's handler, and records the result; a failure is retried with exponential backoff until `max_attempts`,
+ * then the job is `failed` with its last error. A worker that dies mid-job loses its lease and the job runs again
+ * elsewhere, so handlers must be safe to run twice (the at-least-once contract of every durable queue).
+ */
+export function jobQueue(deps: JobQueueDeps) {
+  const store = jobsStore(deps.engine);
+  const leaseMs = deps.leaseMs ?? 5 * 60_000;
+  const retryBaseMs = deps.retryBaseMs ?? 10_000;
+  const worker = `wrk_${randomToken(9)}`;
+  const at = (offsetMs = 0) => new Date(deps.clock.now().getTime() + offsetMs).toISOString();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+
+  async function runOne(row: JobsTable) {
+    const handler = deps.handlers[row.kind];
+    const context: JobContext = {
+      id: row.id,
+      attempt: row.attempts,
+      progress: async (value) => {
+        await store.updateHeld(deps.db, row.id, worker, {
+          progress: JSON.stringify(value),
+          locked_until: at(leaseMs),
+          updated_at: at(),
+        });
+      },
+    };
+    try {
+      if (!handler) throw new PermanentJobError(`No handler for jobs of kind "${row.kind}".`);
+      const result = await handler(JSON.parse(row.payload), context);
+      await store.updateHeld(deps.db, row.id, worker, {
+        status: 'succeeded',
+        result: result === undefined ? null : JSON.stringify(result),
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        updated_at: at(),
+      });
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, ERROR_TEXT_MAX);
+      const last = error instanceof PermanentJobError || row.attempts >= row.max_attempts;
+      const wait = Math.min(retryBaseMs * 2 ** (row.attempts - 1), HOUR_MS);
+      await store.updateHeld(deps.db, row.id, worker, {
+        status: last ? 'failed' : 'queued',
+        run_at: last ? row.run_at : at(wait),
+        locked_by: null,
+        locked_until: null,
+        last_error: message,
+        updated_at: at(),
+      });
+      // The payload may carry personal data; the log names the job only.
+      deps.log?.(last ? 'job failed' : 'job will be retried', {
+        job_id: row.id,
+        kind: row.kind,
+        attempt: row.attempts,
+        ...(last ? {} : { retry_in_ms: wait }),
+      });
+    }
+  }
+
+  async function drain(max: number) {
+    let ran = 0;
+    while (ran < max) {
+      const row = await store.claimDue(deps.db, worker, at(), at(leaseMs));
+      if (!row) break;
+      await runOne(row);
+      ran += 1;
+    }
+    return ran;
+  }
+
+  const queue = {
+    /** The worker's name, as written in `locked_by`. */
+    worker,
+
+    /** Adds a job; pass the transaction of the change that asks for it. Returns the job's id. */
+    async enqueue(
+      ex: Executor,
+      kind: string,
+      payload: unknown,
+      options: { runAt?: Date; maxAttempts?: number } = {},
+    ): Promise<string> {
+      if (!deps.handlers[kind]) throw new Error(`Unknown job kind "${kind}".`);
+      const id = newId('job');
+      const now = at();
+      await store.insert(ex, {
+        id,
+        kind,
+        payload: JSON.stringify(payload ?? null),
+        status: 'queued',
+        attempts: 0,
+        max_attempts: options.maxAttempts ?? 5,
+        run_at: options.runAt ? options.runAt.toISOString() : now,
+        locked_by: null,
+        locked_until: null,
+        progress: null,
+        result: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      });
+      return id;
+    },
+
+    async get(ex: Executor, id: string): Promise<Job | undefined> {
+      const row = await store.find(ex, id);
+      return row ? toJob(row) : undefined;
+    },
+
+    /**
+     * Runs due jobs one after another until none is due (or `max` have run); returns how many ran. Calls made while
+     * one is under way join it, so one worker never runs two jobs at once.
+     */
+    runDue(max = Number.POSITIVE_INFINITY): Promise<number> {
+      running ??= drain(max).finally(() => {
+        running = undefined;
+      });
+      return running;
+    },
+
+    /** Looks for due jobs every `intervalMs` until `stop`. */
+    start(intervalMs = 1000) {
+      timer ??= setInterval(() => {
+        queue
+          .runDue()
+          .catch((error: unknown) =>
+            deps.log?.('running jobs failed', { err: error instanceof Error ? error.message : String(error) }),
+          );
+      }, intervalMs);
+      timer.unref();
+    },
+
+    /** Stops looking for jobs and waits for the one under way, if any. */
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      await running?.catch(() => undefined);
+    },
+  };
+  return queue;
+}
+
+/** Thrown by a handler (or for a kind nobody handles) when trying again cannot help: the job fails at once. */
+export class PermanentJobError extends Error {}
+
+export type JobQueue = ReturnType<typeof jobQueue>;

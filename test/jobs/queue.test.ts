@@ -1,0 +1,280 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { loadConfig } from '../../src/config.ts';
+import { connectDatabase, type Database } from '../../src/db/connect.ts';
+import { type JobHandler, jobQueue, PermanentJobError } from '../../src/jobs/queue.ts';
+import { engines, freshDatabaseUrl } from '../support/databases.ts';
+
+const START = new Date('2026-03-01T09:00:00.000Z');
+
+async function withDatabase(engine: (typeof engines)[number], run: (database: Database, url: string) => Promise<void>) {
+  const url = await freshDatabaseUrl(engine);
+  const database = connectDatabase(loadConfig({ DATABASE_URL: url }).database);
+  await database.migrate();
+  try {
+    await run(database, url);
+  } finally {
+    await database.close();
+  }
+}
+
+function manualClock() {
+  let now = START.getTime();
+  return { now: () => new Date(now), advance: (ms: number) => (now += ms) };
+}
+
+for (const engine of engines) {
+  describe(`durable jobs (${engine})`, () => {
+    test('a job runs once, with its payload, and records its result', async () => {
+      await withDatabase(engine, async ({ db }) => {
+        const seen: unknown[] = [];
+        const queue = jobQueue({
+          db,
+          engine,
+          clock: manualClock(),
+          handlers: { greet: async (payload) => (seen.push(payload), { greeted: payload.name }) },
+        });
+        const id = await queue.enqueue(db, 'greet', { name: 'Ada' });
+        assert.equal((await queue.get(db, id))?.status, 'queued');
+        assert.equal(await queue.runDue(), 1);
+        assert.equal(await queue.runDue(), 0, 'nothing is due any more');
+        assert.deepEqual(seen, [{ name: 'Ada' }]);
+        const job = await queue.get(db, id);
+        assert.equal(job?.status, 'succeeded');
+        assert.deepEqual(job?.result, { greeted: 'Ada' });
+        assert.equal(job?.attempts, 1);
+      });
+    });
+
+    test('a job asked for in a transaction that rolls back never exists', async () => {
+      await withDatabase(engine, async ({ db }) => {
+        const queue = jobQueue({ db, engine, clock: manualClock(), handlers: { greet: async () => undefined } });
+        let id = '';
+        await assert.rejects(
+          db.transaction().execute(async (trx) => {
+            id = await queue.enqueue(trx, 'greet', {});
+            throw new Error('the change failed');
+          }),
+          /the change failed/,
+        );
+        assert.equal(await queue.get(db, id), undefined);
+        assert.equal(await queue.runDue(), 0);
+      });
+    });
+
+    test('a job due later waits for its time', async () => {
+      await withDatabase(engine, async ({ db }) => {
+        const clock = manualClock();
+        let runs = 0;
+        const queue = jobQueue({ db, engine, clock, handlers: { remind: async () => void runs++ } });
+        await queue.enqueue(db, 'remind', {}, { runAt: new Date(START.getTime() + 60_000) });
+        assert.equal(await queue.runDue(), 0);
+        clock.advance(59_999);
+        assert.equal(await queue.runDue(), 0);
+        clock.advance(1);
+        assert.equal(await queue.runDue(), 1);
+        assert.equal(runs, 1);
+      });
+    });
+
+    test('a failing job is retried with exponential backoff, then fails with its last error', async () => {
+      await withDatabase(engine, async ({ db }) => {
+        const clock = manualClock();
+        const attempts: number[] = [];
+        const logged: string[] = [];
+        const queue = jobQueue({
+          db,
+          engine,
+          clock,
+          retryBaseMs: 10_000,
+          log: (message, fields) => logged.push(`${message} ${JSON.stringify(fields)}`),
+          handlers: {
+            flaky: async (_payload, job) => {
+              attempts.push(job.attempt);
+              throw new Error(`mail server said no (${job.attempt})`);
+            },
+          },
+        });
+        const id = await queue.enqueue(db, 'flaky', { secret: 'do-not-log' }, { maxAttempts: 3 });
+        assert.equal(await queue.runDue(), 1);
+        let job = await queue.get(db, id);
+        assert.equal(job?.status, 'queued');
+        assert.equal(job?.run_at, new Date(START.getTime() + 10_000).toISOString(), 'first retry after 10 s');
+        clock.advance(9_999);
+        assert.equal(await queue.runDue(), 0);
+        clock.advance(1);
+        assert.equal(await queue.runDue(), 1);
+        job = await queue.get(db, id);
+        assert.equal(job?.run_at, new Date(START.getTime() + 30_000).toISOString(), 'second retry 20 s later');
+        clock.advance(20_000);
+        assert.equal(await queue.runDue(), 1);
+        job = await queue.get(db, id);
+        assert.equal(job?.status, 'failed');
+        assert.equal(job?.last_error, 'mail server said no (3)');
+        assert.equal(job?.attempts, 3);
+        clock.advance(HOURS(24));
+        assert.equal(await queue.runDue(), 0, 'a failed job stays failed');
+        assert.deepEqual(attempts, [1, 2, 3]);
+        assert.equal(logged.length, 3);
+        assert.ok(!logged.join('\n').includes('do-not-log'), 'payloads stay out of the log');
+      });
+    });
+
+    test('a permanent error fails the job at once; an unknown kind cannot be enqueued', async () => {
+      await withDatabase(engine, async ({ db }) => {
+        const queue = jobQueue({
+          db,
+          engine,
+          clock: manualClock(),
+          handlers: {
+            invite: async () => {
+              throw new PermanentJobError('the address does not exist');
+            },
+          },
+        });
+        const id = await queue.enqueue(db, 'invite', {});
+        await queue.runDue();
+        const job = await queue.get(db, id);
+        assert.equal(job?.status, 'failed');
+        assert.equal(job?.attempts, 1);
+        assert.equal(job?.last_error, 'the address does not exist');
+        await assert.rejects(queue.enqueue(db, 'nobody-handles-this', {}), /Unknown job kind/);
+      });
+    });
+
+    test("a running job's progress is readable and extends its lease", async () => {
+      await withDatabase(engine, async ({ db }) => {
+        const clock = manualClock();
+        let reading: Promise<unknown> | undefined;
+        let lease: Promise<{ locked_until: string | null } | undefined> | undefined;
+        const queue = jobQueue({
+          db,
+          engine,
+          clock,
+          leaseMs: 60_000,
+          handlers: {
+            bulk: async (_payload, job) => {
+              clock.advance(50_000);
+              await job.progress({ done: 500, of: 1000 });
+              reading = queue.get(db, job.id);
+              lease = db.selectFrom('jobs').select('locked_until').where('id', '=', job.id).executeTakeFirst();
+              return { done: 1000 };
+            },
+          },
+        });
+        const id = await queue.enqueue(db, 'bulk', {});
+        await queue.runDue();
+        const during = (await reading) as Awaited<ReturnType<typeof queue.get>>;
+        assert.equal(during?.status, 'running');
+        assert.deepEqual(during?.progress, { done: 500, of: 1000 });
+        assert.equal(
+          (await lease)?.locked_until,
+          new Date(START.getTime() + 50_000 + 60_000).toISOString(),
+          'the lease runs a full minute from the progress report',
+        );
+        const row = await db.selectFrom('jobs').select('locked_until').where('id', '=', id).executeTakeFirst();
+        assert.equal(row?.locked_until, null, 'the lease is released when the job ends');
+        assert.equal((await queue.get(db, id))?.status, 'succeeded');
+      });
+    });
+
+    test("a job whose worker died runs again once the lease ran out; the dead worker's late answer is ignored", async () => {
+      await withDatabase(engine, async ({ db }) => {
+        const clock = manualClock();
+        let release: (value: unknown) => void = () => undefined;
+        const stuck: JobHandler = () => new Promise((resolve) => (release = resolve));
+        const first = jobQueue({ db, engine, clock, leaseMs: 60_000, handlers: { report: stuck } });
+        const second = jobQueue({
+          db,
+          engine,
+          clock,
+          leaseMs: 60_000,
+          handlers: { report: async (_p, job) => ({ by: 'second', attempt: job.attempt }) },
+        });
+        const id = await first.enqueue(db, 'report', {});
+        const firstRun = first.runDue(1);
+        await waitFor(async () => (await first.get(db, id))?.status === 'running');
+        assert.equal(await second.runDue(), 0, 'held under the first worker’s lease');
+        clock.advance(60_000);
+        assert.equal(await second.runDue(), 1, 'taken over once the lease ran out');
+        release({ by: 'first' });
+        await firstRun;
+        const job = await first.get(db, id);
+        assert.equal(job?.status, 'succeeded');
+        assert.deepEqual(job?.result, { by: 'second', attempt: 2 });
+      });
+    });
+  });
+}
+
+if (engines.includes('postgres')) {
+  test('two processes on one PostgreSQL share the work: each of 60 jobs runs exactly once', async () => {
+    await withDatabase('postgres', async ({ db }, url) => {
+      await sql`create table job_runs (job_id text not null, worker text not null)`.execute(db);
+      const queue = jobQueue({ db, engine: 'postgres', clock: manualClock(), handlers: { record: async () => null } });
+      const ids: string[] = [];
+      for (let i = 0; i < 60; i++) ids.push(await queue.enqueue(db, 'record', { i }));
+      const src = (path: string) => JSON.stringify(new URL(`../../src/${path}`, import.meta.url).href);
+      // Each process waits for "go" on stdin, so both start claiming together.
+      const script = `const { connectDatabase } = await import(${src('db/connect.ts')});
+        const { loadConfig } = await import(${src('config.ts')});
+        const { jobQueue } = await import(${src('jobs/queue.ts')});
+        const { sql } = await import('kysely');
+        const d = connectDatabase(loadConfig({ DATABASE_URL: process.env.URL }).database);
+        const q = jobQueue({ db: d.db, engine: 'postgres', clock: { now: () => new Date() }, handlers: {
+          record: async (_p, job) => { await sql\`select pg_sleep(0.002)\`.execute(d.db);
+            await sql\`insert into job_runs (job_id, worker) values (\${job.id}, \${q.worker})\`.execute(d.db); } } });
+        console.log('ready');
+        process.stdin.once('data', async () => { await q.runDue(); await d.close(); process.exit(0); });`;
+      const workers = [0, 1].map(() =>
+        spawn(process.execPath, ['--input-type=module', '-e', script], {
+          env: { ...process.env, URL: url },
+          cwd: new URL('../..', import.meta.url).pathname,
+          stdio: ['pipe', 'pipe', 'inherit'],
+        }),
+      );
+      await Promise.all(workers.map((w) => once(w.stdout, 'data')));
+      for (const w of workers) w.stdin.write('go\n');
+      assert.deepEqual(await Promise.all(workers.map(async (w) => (await once(w, 'exit'))[0])), [0, 0]);
+      const runs = await db
+        .selectFrom('job_runs' as never)
+        .selectAll()
+        .execute();
+      const byJob = new Map<string, number>();
+      const byWorker = new Map<string, number>();
+      for (const run of runs as { job_id: string; worker: string }[]) {
+        byJob.set(run.job_id, (byJob.get(run.job_id) ?? 0) + 1);
+        byWorker.set(run.worker, (byWorker.get(run.worker) ?? 0) + 1);
+      }
+      assert.equal(runs.length, 60, 'sixty runs in all');
+      assert.deepEqual(
+        [...byJob.values()].filter((n) => n !== 1),
+        [],
+        'no job ran twice',
+      );
+      assert.deepEqual(new Set(byJob.keys()), new Set(ids));
+      assert.equal(byWorker.size, 2, `both processes took jobs: ${JSON.stringify([...byWorker.values()])}`);
+      const statuses = await db.selectFrom('jobs').select('status').distinct().execute();
+      assert.deepEqual(
+        statuses.map((s) => s.status),
+        ['succeeded'],
+      );
+    });
+  });
+}
+
+function HOURS(n: number) {
+  return n * 3_600_000;
+}
+
+/** Polls `check` between turns of the event loop (no timers): the other side is in this process. */
+async function waitFor(check: () => Promise<boolean>) {
+  for (let i = 0; i < 1000; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('condition not reached');
+}
