@@ -69,7 +69,13 @@ export async function startServer(
     await bus.close();
     await database.close();
   });
-  await app.listen({ port: config.PORT, host: config.HOST });
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (error) {
+    // A taken port: close what was opened (database, Redis, timers) so the caller can retry or exit cleanly.
+    await app.close();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   if (['127.0.0.1', '[::1]'].includes(new URL(config.BASE_URL).hostname)) {
