@@ -73,7 +73,7 @@ for (const engine of benchEngines()) {
     `### ${engine} — ${MINUTES} min of complete flows (${flows} flows${FRESH ? ', half of them new browsers' : ', returning users only'}), memory after a full GC\n`,
   );
   console.log('| s | RSS MB | heap used MB | external MB |\n|---|---|---|---|');
-  for (const x of samples.filter((x, i) => i % 6 === 0 || i === samples.length - 1))
+  for (const x of samples.filter((_x, i) => i % 6 === 0 || i === samples.length - 1))
     console.log(`| ${x.s} | ${mb(x.rss)} | ${mb(x.heapUsed)} | ${mb(x.external)} |`);
   const third = Math.floor(samples.length / 3);
   const avg = (xs: typeof samples) => xs.reduce((a, x) => a + x.heapUsed, 0) / Math.max(1, xs.length);

@@ -4,11 +4,11 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { nodeSqliteDialect } from './sqlite-dialect.ts';
-import type { Db } from './tables.ts';
+import type { Db, Engine } from './tables.ts';
 
 export type Database = {
   db: Db;
-  engine: 'sqlite' | 'postgres';
+  engine: Engine;
   /** Applies pending migrations; on PostgreSQL Kysely's migrator holds `pg_advisory_lock` while it runs. */
   migrate(): Promise<void>;
   ping(): Promise<void>;

@@ -1,5 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 
+/** The two database engines a school can run on. */
+export type Engine = 'sqlite' | 'postgres';
+
 /** Timestamps are RFC 3339 UTC strings of fixed width (`Date#toISOString`), so text order is time order on both engines. */
 export type Timestamp = string;
 /** Booleans are stored as 0/1 integers on both engines. */

@@ -1,11 +1,10 @@
 import { type Expression, type Kysely, PostgresAdapter, type SqlBool, sql } from 'kysely';
+import type { Engine } from './tables.ts';
 import { containsText } from './text-match.ts';
 
 /** The columns the `q=` filters search, one per table; each has an index that keeps the search fast at any size. */
 export const SEARCHED = { courses: 'title', posts: 'title', pages: 'title', lecturers: 'name' } as const;
 export type Searched = keyof typeof SEARCHED;
-
-export type Engine = 'sqlite' | 'postgres';
 
 /** FTS5's trigram tokenizer indexes every three characters, so it can only narrow a search for three or more. */
 const TRIGRAM = 3;

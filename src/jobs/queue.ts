@@ -1,8 +1,8 @@
 import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
-import type { Db, Executor, JobsTable } from '../db/tables.ts';
+import type { Db, Engine, Executor, JobsTable } from '../db/tables.ts';
 import { randomToken } from '../security/tokens.ts';
-import { type Engine, jobsStore } from './store.ts';
+import { jobsStore } from './store.ts';
 
 /** What a running job is given besides its payload. */
 export type JobContext = {

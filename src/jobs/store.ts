@@ -1,6 +1,4 @@
-import type { Db, Executor, JobsTable } from '../db/tables.ts';
-
-export type Engine = 'sqlite' | 'postgres';
+import type { Db, Engine, Executor, JobsTable } from '../db/tables.ts';
 
 /** The jobs table: inserting, claiming under a lease, and writes that only the lease's holder may make. */
 export function jobsStore(engine: Engine) {

@@ -24,7 +24,6 @@ type Lecturer = {
   user_id: string | null;
   status: string;
 };
-type Page = { data: Lecturer[]; has_more: boolean; next_cursor: string | null };
 
 const challenge = insufficientScopeChallenge;
 

@@ -35,7 +35,12 @@ for (const engine of engines) {
           db,
           engine,
           clock: manualClock(),
-          handlers: { greet: async (payload) => (seen.push(payload), { greeted: payload.name }) },
+          handlers: {
+            greet: async (payload) => {
+              seen.push(payload);
+              return { greeted: payload.name };
+            },
+          },
         });
         const id = await queue.enqueue(db, 'greet', { name: 'Ada' });
         assert.equal((await queue.get(db, id))?.status, 'queued');

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
-export type Engine = 'sqlite' | 'postgres';
+export type { Engine } from '../../src/db/tables.ts';
+
+import type { Engine } from '../../src/db/tables.ts';
 
 /** SQLite always; PostgreSQL too whenever TEST_DATABASE_URL is set (CI sets it). */
 export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
