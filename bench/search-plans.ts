@@ -28,24 +28,24 @@ db.exec(`create index bench_listed_title on courses(status, visibility, id, lowe
   create virtual table bench_words using fts5(title, content='courses', tokenize='unicode61', prefix='3');
   insert into bench_words(bench_words) values ('rebuild');`);
 
-const LISTED = `status = 'published' and visibility = 'public'`;
+/** The anonymous view's filter, on the courses table or on its alias. */
+const listed = (alias = '') => `${alias}status = 'published' and ${alias}visibility = 'public'`;
 const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
-const prepare = (text: string) => db.prepare(text);
-const inIndex = prepare(
-  `select * from courses where rowid in (select rowid from courses_search where courses_search match ?) and ${LISTED} order by id desc limit 21`,
+const inIndex = db.prepare(
+  `select * from courses where rowid in (select rowid from courses_search where courses_search match ?) and ${listed()} order by id desc limit 21`,
 );
-const matchCount = prepare(`select count(*) as n from courses_search where courses_search match ?`);
-const lazy = prepare(
-  `select c.* from courses_search s join courses c on c.rowid = s.rowid where s.courses_search match ? and ${LISTED.replaceAll('status', 'c.status').replace('visibility', 'c.visibility')} order by s.rowid desc limit 21`,
+const matchCount = db.prepare(`select count(*) as n from courses_search where courses_search match ?`);
+const lazy = db.prepare(
+  `select c.* from courses_search s join courses c on c.rowid = s.rowid where s.courses_search match ? and ${listed('c.')} order by s.rowid desc limit 21`,
 );
-const walk = prepare(
-  `select * from courses where ${LISTED} and id >= ? and instr(lower(title), ?) > 0 order by id desc limit 21`,
+const walk = db.prepare(
+  `select * from courses where ${listed()} and id >= ? and instr(lower(title), ?) > 0 order by id desc limit 21`,
 );
-const boundary = prepare(`select id from courses where ${LISTED} order by id desc limit 1 offset ${WALK - 1}`);
-const rest = prepare(
-  `select * from courses where rowid in (select rowid from courses_search where courses_search match ?) and ${LISTED} and id < ? order by id desc limit ?`,
+const boundary = db.prepare(`select id from courses where ${listed()} order by id desc limit 1 offset ${WALK - 1}`);
+const rest = db.prepare(
+  `select * from courses where rowid in (select rowid from courses_search where courses_search match ?) and ${listed()} and id < ? order by id desc limit ?`,
 );
-const words = prepare(`select count(*) as n from bench_words where bench_words match ?`);
+const words = db.prepare(`select count(*) as n from bench_words where bench_words match ?`);
 
 /** The bounded walk: the newest WALK listed courses in page order, then the trigram index for the older ones. */
 function hybrid(text: string) {
