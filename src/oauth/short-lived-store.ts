@@ -32,8 +32,8 @@ export type ShortLivedStore = {
 type Entry = { payload: AdapterPayload; expiresAt: number; consumedAt?: number };
 
 /**
- * In this process: expired records are dropped when read and swept every minute (and whenever the store is full), and
- * at most `maxEntries` are kept — the oldest sessions and interactions go first, codes never — so memory stays bounded
+ * In this process: expired records are dropped when read and swept every minute (and when the store is full), and at
+ * most `maxEntries` are kept — the oldest sessions and interactions go first, codes never — so memory stays bounded
  * whatever the traffic.
  */
 export function memoryShortLivedStore(options: { now: () => number; maxEntries?: number }): ShortLivedStore {
@@ -65,25 +65,31 @@ export function memoryShortLivedStore(options: { now: () => number; maxEntries?:
     }
     return entry;
   };
+  let sweptAt = Number.NEGATIVE_INFINITY;
   const sweepExpired = () => {
     const now = options.now();
+    sweptAt = now;
     for (const [key, entry] of entries) if (entry.expiresAt <= now) remove(key);
   };
   const sweep = setInterval(sweepExpired, 60_000);
   sweep.unref();
+  // A full store makes room in bulk, so the writes after it do not each walk the whole map again: expired records go
+  // (at most one sweep a second), then, if still full, the oldest sessions and interactions down to 90 % of the
+  // bound. A code (60 s, made only after consent) is never evicted.
+  const lowWater = Math.floor(max * 0.9);
+  const makeRoom = () => {
+    if (options.now() - sweptAt >= 1000) sweepExpired();
+    for (const key of entries.keys()) {
+      if (entries.size <= lowWater) break;
+      if (!key.startsWith('AuthorizationCode\0')) remove(key);
+    }
+  };
 
   return {
     async set(model, id, payload, ttlSeconds) {
       const key = k(model, id);
       remove(key);
-      if (entries.size >= max) sweepExpired();
-      // Still full: the oldest sessions and interactions go first; a code (60 s, made only after consent) never does.
-      if (entries.size >= max) {
-        for (const oldest of entries.keys()) {
-          if (entries.size < max) break;
-          if (!oldest.startsWith('AuthorizationCode\0')) remove(oldest);
-        }
-      }
+      if (entries.size >= max) makeRoom();
       entries.set(key, { payload, expiresAt: options.now() + ttlSeconds * 1000 });
       if (payload.uid) byUid.set(k(model, payload.uid), id);
       if (payload.grantId) {

@@ -89,6 +89,17 @@ describe('the short-lived store in memory', () => {
       await store.close();
     }
   });
+
+  test('a full store makes room in bulk: the oldest tenth goes at once, so the next writes need no eviction', async () => {
+    const store = memoryShortLivedStore({ now: () => 1_000_000, maxEntries: 100 });
+    try {
+      for (let i = 0; i < 101; i++) await store.set('Interaction', `i${i}`, {}, 60);
+      for (let i = 0; i < 10; i++) assert.equal(await store.get('Interaction', `i${i}`), undefined, `i${i} evicted`);
+      for (let i = 10; i < 101; i++) assert.ok(await store.get('Interaction', `i${i}`), `i${i} kept`);
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 for (const engine of engines) {
