@@ -258,7 +258,12 @@ export async function buildApp(deps: AppDeps) {
     registerSetupPage(pages, { setup, browser, render });
     registerSignInPages(pages, { signin, browser, render });
     registerSignUpPage(pages, { signin, browser, render });
-    registerInteractionRoutes(pages, { provider, render, defaultResource: resourceIdentifiers(config.BASE_URL).api });
+    registerInteractionRoutes(pages, {
+      provider,
+      render,
+      defaultResource: resourceIdentifiers(config.BASE_URL).api,
+      clock,
+    });
     registerAccountAppsPage(pages, { apps: connectedApps, render });
     registerPostPages(pages, { posts: areas.posts, comments: areas.comments, render });
   });

@@ -26,9 +26,9 @@ export function markRequestStart(raw: object, at: number) {
  * `graceMs` of its consumption the second presentation only gets invalid_grant and the first one's tokens stand;
  * after it, oidc-provider treats it as a replay and revokes the whole grant.
  */
-function isReplay(consumedAtMs: number, graceMs: number): boolean {
+function isReplay(consumedAtMs: number, graceMs: number, clock: Clock): boolean {
   const started = (Provider.ctx?.req as unknown as Record<symbol, unknown> | undefined)?.[STARTED];
-  const now = typeof started === 'number' ? started : Date.now();
+  const now = typeof started === 'number' ? started : clock.now().getTime();
   return consumedAtMs < now - graceMs;
 }
 
@@ -154,7 +154,7 @@ export function kyselyAdapterFactory(deps: {
         return {
           ...payload,
           ...(model === 'Client' ? {} : { jti: id }),
-          ...(row.consumed_at && model !== 'Client' && isReplay(Date.parse(row.consumed_at), deps.reuseGraceMs)
+          ...(row.consumed_at && model !== 'Client' && isReplay(Date.parse(row.consumed_at), deps.reuseGraceMs, clock)
             ? { consumed: Date.parse(row.consumed_at) / 1000 }
             : {}),
         };
@@ -211,7 +211,7 @@ function shortLivedAdapter(
     async find(id: string) {
       const record = await store.get(model, key(id));
       if (!record) return undefined;
-      const replayed = record.consumedAt !== undefined && isReplay(record.consumedAt, deps.reuseGraceMs);
+      const replayed = record.consumedAt !== undefined && isReplay(record.consumedAt, deps.reuseGraceMs, deps.clock);
       return {
         ...record.payload,
         jti: id,

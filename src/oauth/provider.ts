@@ -35,7 +35,7 @@ export function resourceIdentifiers(baseUrl: string) {
 
 const { Check, base: basePolicy } = interactionPolicy;
 
-const INTERACTION_TTL_SECONDS = 600;
+export const INTERACTION_TTL_SECONDS = 600;
 const PROVIDER_SESSION_TTL_SECONDS = 3600;
 
 /**

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction, InteractionResults } from 'oidc-provider';
+import type { Clock } from '../../db/clock.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { Role } from '../../identity/schema.ts';
 import { partitionByRole } from '../../security/scopes.ts';
 import type { PageRenderer } from '../../web/page-context.ts';
 import { signInForm } from '../../web/signin-page.ts';
-import { OAUTH_PATHS } from '../provider.ts';
+import { INTERACTION_TTL_SECONDS, OAUTH_PATHS } from '../provider.ts';
 import { clearProviderSession } from '../provider-session.ts';
 import { formActionSourceFor, withFormAction } from '../redirect-csp.ts';
 import { visibleClientName } from '../registration.ts';
@@ -14,8 +15,8 @@ import { consentPage } from './consent-page.ts';
 
 type Params = { uid: string };
 
-/** How long a note of when a fresh sign-in was asked for stays good: the life of an interaction (provider.ts). */
-const INTERACTION_NOTE_MS = 600_000;
+/** How long a note of when a fresh sign-in was asked for stays good: the life of an interaction. */
+const INTERACTION_NOTE_MS = INTERACTION_TTL_SECONDS * 1000;
 
 /**
  * The provider's login and consent prompts, on the school's own pages. Login reuses the school's browser session
@@ -23,9 +24,10 @@ const INTERACTION_NOTE_MS = 600_000;
  */
 export function registerInteractionRoutes(
   app: FastifyInstance,
-  deps: { provider: Provider; render: PageRenderer; defaultResource: string },
+  deps: { provider: Provider; render: PageRenderer; defaultResource: string; clock: Clock },
 ) {
   const { provider, render } = deps;
+  const nowMs = () => deps.clock.now().getTime();
   const config = { page: true };
 
   const details = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -62,13 +64,13 @@ export function registerInteractionRoutes(
     const [noteUid, noteAt] = unsigned?.valid && unsigned.value ? unsigned.value.split(':') : [];
     const noted = Number(noteAt);
     const askedAt =
-      noteUid === interaction.uid && Number.isFinite(noted) && Date.now() - noted < INTERACTION_NOTE_MS
+      noteUid === interaction.uid && Number.isFinite(noted) && nowMs() - noted < INTERACTION_NOTE_MS
         ? noted
         : undefined;
     const maxAge = params.max_age === undefined ? undefined : Number(params.max_age);
     const asked = interaction.prompt.reasons.includes('login_prompt') || String(params.prompt ?? '').includes('login');
     const fresh = askedAt !== undefined && signedInAt > askedAt;
-    const stale = !fresh && (asked || (maxAge !== undefined && Date.now() - signedInAt > maxAge * 1000));
+    const stale = !fresh && (asked || (maxAge !== undefined && nowMs() - signedInAt > maxAge * 1000));
     return stale || !request.viewer ? undefined : { accountId: request.viewer.id, ts: Math.floor(signedInAt / 1000) };
   };
 
@@ -94,7 +96,7 @@ export function registerInteractionRoutes(
       const viewer = request.viewer;
       // Where the sign-in page returns to, with a signed note of when it was asked for (see currentLogin).
       const back = () =>
-        `/oauth/interaction/${interaction.uid}?reauth_after=${encodeURIComponent(reply.signCookie(`${interaction.uid}:${Date.now()}`))}`;
+        `/oauth/interaction/${interaction.uid}?reauth_after=${encodeURIComponent(reply.signCookie(`${interaction.uid}:${nowMs()}`))}`;
       // Nobody signed in: the sign-in form is shown right here (one redirect fewer than sending the browser to
       // /signin; the provider's interaction cookie is scoped to this path), and it returns here once signed in.
       if (!viewer) return render(request, reply, 'Sign in', signInForm(reply.generateCsrf(), back()));
