@@ -9,7 +9,7 @@ export type JobContext = {
   id: string;
   /** 1 on the first run, 2 on the first retry, … */
   attempt: number;
-  /** Records how far the job has got (readable with `get`) and extends its lease. */
+  /** Records how far the job has got (readable with `get`) and extends its lease; throws once the lease is lost. */
   progress(value: unknown): Promise<void>;
 };
 
@@ -78,49 +78,60 @@ export function jobQueue(deps: JobQueueDeps) {
   let running: Promise<number> | undefined;
 
   async function runOne(row: JobsTable) {
-    const handler = deps.handlers[row.kind];
     const context: JobContext = {
       id: row.id,
       attempt: row.attempts,
       progress: async (value) => {
-        await store.updateHeld(deps.db, row.id, worker, {
+        const held = await store.updateHeld(deps.db, row.id, worker, {
           progress: JSON.stringify(value),
           locked_until: at(leaseMs),
           updated_at: at(),
         });
+        if (!held) throw new PermanentJobError('This worker no longer holds the job: its lease ran out.');
       },
     };
+    let result: string | null;
     try {
+      // Claimed again after the worker of its last attempt stopped (the lease ran out): not run a further time.
+      if (row.attempts > row.max_attempts)
+        throw new PermanentJobError('The worker of its last attempt stopped before it finished (the lease ran out).');
+      const handler = deps.handlers[row.kind];
       if (!handler) throw new PermanentJobError(`No handler for jobs of kind "${row.kind}".`);
-      const result = await handler(JSON.parse(row.payload), context);
-      await store.updateHeld(deps.db, row.id, worker, {
-        status: 'succeeded',
-        result: result === undefined ? null : JSON.stringify(result),
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-        updated_at: at(),
-      });
+      const value = await handler(JSON.parse(row.payload), context);
+      result = value === undefined ? null : JSON.stringify(value);
     } catch (error) {
-      const message = (error instanceof Error ? error.message : String(error)).slice(0, ERROR_TEXT_MAX);
-      const last = error instanceof PermanentJobError || row.attempts >= row.max_attempts;
-      const wait = Math.min(retryBaseMs * 2 ** (row.attempts - 1), HOUR_MS);
-      await store.updateHeld(deps.db, row.id, worker, {
-        status: last ? 'failed' : 'queued',
-        run_at: last ? row.run_at : at(wait),
-        locked_by: null,
-        locked_until: null,
-        last_error: message,
-        updated_at: at(),
-      });
-      // The payload may carry personal data; the log names the job only.
-      deps.log?.(last ? 'job failed' : 'job will be retried', {
-        job_id: row.id,
-        kind: row.kind,
-        attempt: row.attempts,
-        ...(last ? {} : { retry_in_ms: wait }),
-      });
+      await fail(row, error);
+      return;
     }
+    await store.updateHeld(deps.db, row.id, worker, {
+      status: 'succeeded',
+      result,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      updated_at: at(),
+    });
+  }
+
+  async function fail(row: JobsTable, error: unknown) {
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, ERROR_TEXT_MAX);
+    const last = error instanceof PermanentJobError || row.attempts >= row.max_attempts;
+    const wait = Math.min(retryBaseMs * 2 ** (row.attempts - 1), HOUR_MS);
+    await store.updateHeld(deps.db, row.id, worker, {
+      status: last ? 'failed' : 'queued',
+      run_at: last ? row.run_at : at(wait),
+      locked_by: null,
+      locked_until: null,
+      last_error: message,
+      updated_at: at(),
+    });
+    // The payload may carry personal data; the log names the job only.
+    deps.log?.(last ? 'job failed' : 'job will be retried', {
+      job_id: row.id,
+      kind: row.kind,
+      attempt: row.attempts,
+      ...(last ? {} : { retry_in_ms: wait }),
+    });
   }
 
   async function drain(max: number) {

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.ts';
 import { connectDatabase, type Database } from '../../src/db/connect.ts';
-import { type JobHandler, jobQueue, PermanentJobError } from '../../src/jobs/queue.ts';
+import { type JobContext, type JobHandler, jobQueue, PermanentJobError } from '../../src/jobs/queue.ts';
 import { engines, freshDatabaseUrl } from '../support/databases.ts';
 
 const START = new Date('2026-03-01T09:00:00.000Z');
@@ -44,7 +44,11 @@ for (const engine of engines) {
         });
         const id = await queue.enqueue(db, 'greet', { name: 'Ada' });
         assert.equal((await queue.get(db, id))?.status, 'queued');
-        assert.equal(await queue.runDue(), 1);
+        assert.deepEqual(
+          await Promise.all([queue.runDue(), queue.runDue()]),
+          [1, 1],
+          'the second call joins the first',
+        );
         assert.equal(await queue.runDue(), 0, 'nothing is due any more');
         assert.deepEqual(seen, [{ name: 'Ada' }]);
         const job = await queue.get(db, id);
@@ -190,7 +194,11 @@ for (const engine of engines) {
       await withDatabase(engine, async ({ db }) => {
         const clock = manualClock();
         let release: (value: unknown) => void = () => undefined;
-        const stuck: JobHandler = () => new Promise((resolve) => (release = resolve));
+        let firstContext: JobContext | undefined;
+        const stuck: JobHandler = (_payload, job) => {
+          firstContext = job;
+          return new Promise((resolve) => (release = resolve));
+        };
         const first = jobQueue({ db, engine, clock, leaseMs: 60_000, handlers: { report: stuck } });
         const second = jobQueue({
           db,
@@ -205,11 +213,75 @@ for (const engine of engines) {
         assert.equal(await second.runDue(), 0, 'held under the first worker’s lease');
         clock.advance(60_000);
         assert.equal(await second.runDue(), 1, 'taken over once the lease ran out');
+        await assert.rejects(firstContext?.progress({ late: true }) ?? Promise.resolve(), /no longer holds the job/);
         release({ by: 'first' });
         await firstRun;
         const job = await first.get(db, id);
         assert.equal(job?.status, 'succeeded');
         assert.deepEqual(job?.result, { by: 'second', attempt: 2 });
+      });
+    });
+
+    test('a job whose worker stopped during its last attempt is failed, not run a further time', async () => {
+      await withDatabase(engine, async ({ db }) => {
+        const clock = manualClock();
+        const first = jobQueue({
+          db,
+          engine,
+          clock,
+          leaseMs: 60_000,
+          handlers: { report: () => new Promise(() => {}) },
+        });
+        let ranAgain = false;
+        const second = jobQueue({
+          db,
+          engine,
+          clock,
+          leaseMs: 60_000,
+          handlers: { report: async () => void (ranAgain = true) },
+        });
+        const id = await first.enqueue(db, 'report', {}, { maxAttempts: 1 });
+        void first.runDue(1);
+        await waitFor(async () => (await first.get(db, id))?.status === 'running');
+        clock.advance(60_000);
+        assert.equal(await second.runDue(), 1);
+        const job = await second.get(db, id);
+        assert.equal(job?.status, 'failed');
+        assert.match(job?.last_error ?? '', /lease ran out/);
+        assert.equal(ranAgain, false);
+      });
+    });
+
+    test('a kind this worker has no handler for fails at once; retries wait at most an hour apart', async () => {
+      await withDatabase(engine, async ({ db }) => {
+        const clock = manualClock();
+        const older = jobQueue({ db, engine, clock, handlers: { retired: async () => undefined } });
+        const newer = jobQueue({
+          db,
+          engine,
+          clock,
+          retryBaseMs: 40 * 60_000,
+          handlers: {
+            slow: async () => {
+              throw new Error('not yet');
+            },
+          },
+        });
+        const retired = await older.enqueue(db, 'retired', {});
+        const slow = await newer.enqueue(db, 'slow', {});
+        assert.equal(await newer.runDue(), 2);
+        const gone = await newer.get(db, retired);
+        assert.equal(gone?.status, 'failed');
+        assert.equal(gone?.attempts, 1);
+        assert.match(gone?.last_error ?? '', /No handler for jobs of kind "retired"/);
+        assert.equal((await newer.get(db, slow))?.run_at, new Date(START.getTime() + 40 * 60_000).toISOString());
+        clock.advance(40 * 60_000);
+        await newer.runDue();
+        assert.equal(
+          (await newer.get(db, slow))?.run_at,
+          new Date(START.getTime() + 100 * 60_000).toISOString(),
+          'the second retry waits an hour, not 80 minutes',
+        );
       });
     });
   });
