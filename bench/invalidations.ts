@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { invalidations } from '../src/cluster/invalidations.ts';
+import { percentile } from './support.ts';
 
 const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const channel = `bench-invalidations-${Date.now()}`;
@@ -35,9 +36,8 @@ for (let i = 0; i < COUNT; i++) {
 await new Promise((resolve) => setTimeout(resolve, 500));
 listener.kill();
 const latencies = applied.map((at, i) => at - (sent[i] ?? at)).sort((a, b) => a - b);
-const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
 console.log(
-  `invalidations applied by the other process: ${applied.length} of ${COUNT}; publish → applied p50 ${at(0.5)} ms, ` +
-    `p99 ${at(0.99)} ms, max ${latencies.at(-1)} ms`,
+  `invalidations applied by the other process: ${applied.length} of ${COUNT}; publish → applied p50 ${percentile(latencies, 50)} ms, ` +
+    `p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
 );
 process.exit(applied.length === COUNT ? 0 : 1);

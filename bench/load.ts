@@ -7,6 +7,7 @@ import {
   benchEngines,
   type Child,
   type Engine,
+  percentile,
   runFor,
   type SpawnedServer,
   spawnNode,
@@ -87,8 +88,12 @@ export function flowRow(name: string, pid: number, flow: () => Promise<void>, co
       });
       const cpu = cpuMs(pid) - before;
       samples.sort((a, b) => a - b);
-      const at = (p: number) => samples[Math.min(samples.length - 1, Math.ceil(p * samples.length) - 1)] ?? Number.NaN;
-      return { rate: done.count / done.seconds, p50: at(0.5), p99: at(0.99), cpu: cpu / done.count };
+      return {
+        rate: done.count / done.seconds,
+        p50: percentile(samples, 50),
+        p99: percentile(samples, 99),
+        cpu: cpu / done.count,
+      };
     },
   };
 }

@@ -12,6 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { loadConfig } from '../src/config.ts';
 import { connectDatabase } from '../src/db/connect.ts';
 import { seedSchool, WORDS } from './seed.ts';
+import { percentile, table } from './support.ts';
 
 const COURSES = Number(process.env.BENCH_COURSES ?? 100_000);
 const SEARCHES = 200;
@@ -74,8 +75,8 @@ function measure(plan: string, textName: keyof typeof texts, run: (text: string)
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  const at = (q: number) => (times[Math.floor(q * (times.length - 1))] ?? 0).toFixed(3);
-  rows.push([plan, textName, at(0.5), at(0.99), (found / SEARCHES).toFixed(1)]);
+  const at = (p: number) => percentile(times, p).toFixed(3);
+  rows.push([plan, textName, at(50), at(99), (found / SEARCHES).toFixed(1)]);
 }
 
 const count = (statement: typeof matchCount, match: string) => Number((statement.get(match) as { n: number }).n);
@@ -100,10 +101,5 @@ measure('word index (unicode61, prefix), finding the matches only', 'a vocabular
 );
 db.close();
 
-const header = ['plan', 'search text', 'p50 ms', 'p99 ms', 'rows'];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
 console.log(`#### SQLite, ${COURSES.toLocaleString('en')} courses, ${SEARCHES} searches per row\n`);
-console.log(line(header));
-console.log(line(widths.map((w) => '-'.repeat(w))));
-for (const row of rows) console.log(line(row));
+console.log(table(['plan', 'search text', 'p50 ms', 'p99 ms', 'rows'], rows));

@@ -2,10 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Engine } from '../src/db/tables.ts';
 import { freshDatabaseUrl } from '../test/support/databases.ts';
 import { freePort } from '../test/support/server.ts';
 
-export type Engine = 'sqlite' | 'postgres';
+export type { Engine };
 
 /** PostgreSQL is measured when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server; SQLite always. */
 export function benchEngines(): Engine[] {
@@ -94,15 +95,11 @@ export async function spawnServer(
   return { ...child, databaseUrl, setupUrl };
 }
 
+/** The `p`th percentile (0–100) of ascending `sorted`, by the nearest-rank method. */
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[index] ?? Number.NaN;
-}
-
-export function summarize(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
 }
 
 /** Runs `worker` on `concurrency` loops until `durationMs` has passed; returns how many iterations finished. */
@@ -123,8 +120,6 @@ export async function runFor(
   );
   return { count, seconds: (performance.now() - started) / 1000 };
 }
-
-export const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '-');
 
 export function table(headers: string[], rows: (string | number)[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));

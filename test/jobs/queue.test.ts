@@ -238,7 +238,11 @@ for (const engine of engines) {
           engine,
           clock,
           leaseMs: 60_000,
-          handlers: { report: async () => void (ranAgain = true) },
+          handlers: {
+            report: async () => {
+              ranAgain = true;
+            },
+          },
         });
         const id = await first.enqueue(db, 'report', {}, { maxAttempts: 1 });
         void first.runDue(1);
