@@ -105,18 +105,18 @@ export async function mountProvider(
     };
 
     const introspect = async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.method !== 'POST') return forward(request, reply);
+      // A browser's request (Origin: CORS rules are per client) and any credentials outside the form (Basic,
+      // client attestation) go to the provider, which knows how to refuse or accept them; their body is not read here.
+      const plain = ['origin', 'authorization', 'oauth-client-attestation', 'oauth-client-attestation-pop'].every(
+        (name) => request.headers[name] === undefined,
+      );
+      if (request.method !== 'POST' || !plain) return forward(request, reply);
       const read = await readForm(request.raw);
       if (read === undefined) {
         const tooLarge = new ApiError('payload_too_large', `The form body is larger than ${FORM_LIMIT_BYTES} bytes.`);
         return sendError(request, reply.header('connection', 'close'), tooLarge);
       }
-      // A browser's request (Origin: CORS rules are per client) and any credentials outside the form (Basic,
-      // client attestation) go to the provider, which knows how to refuse or accept them.
-      const plain = ['origin', 'authorization', 'oauth-client-attestation', 'oauth-client-attestation-pop'].every(
-        (name) => request.headers[name] === undefined,
-      );
-      const answer = plain && (await deps.introspection.answer(read.form));
+      const answer = await deps.introspection.answer(read.form);
       if (answer) return reply.header('cache-control', 'no-store').send(answer);
       return forward(request, reply, read.replay);
     };
