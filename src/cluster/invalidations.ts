@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from '../db/redis.ts';
 
 /**
  * What one instance changed that other instances keep a copy of: `tokens` (a token, grant or app was revoked: drop the
@@ -30,9 +31,8 @@ export function invalidations(
   let subscriber: Redis | undefined;
   let subscribed: Promise<unknown> = Promise.resolve();
   if (options.redisUrl) {
-    const connect = () => new Redis(options.redisUrl as string, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
-    publisher = connect();
-    subscriber = connect();
+    publisher = connectRedis(options.redisUrl);
+    subscriber = connectRedis(options.redisUrl);
     publisher.on('error', onError);
     subscriber.on('error', onError);
     subscribed = subscriber.subscribe(channel).catch(onError);

@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import type { AdapterPayload } from 'oidc-provider';
+import { connectRedis } from '../db/redis.ts';
 
 /**
  * The authorization server's records that live minutes (interactions, authorization codes) or die with a browser
@@ -129,7 +129,7 @@ export function memoryShortLivedStore(options: { now: () => number; maxEntries?:
  * with NX, so of two instances exchanging one code at once exactly one wins. A uid and a grant index point at ids.
  */
 export function redisShortLivedStore(url: string, prefix: string): ShortLivedStore {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  const redis = connectRedis(url);
   const key = (model: string, id: string) => `${prefix}${model}:${id}`;
   const uidKey = (model: string, uid: string) => `${prefix}${model}:uid:${uid}`;
   const grantKey = (grantId: string) => `${prefix}grant:${grantId}`;

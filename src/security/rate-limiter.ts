@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { connectRedis } from '../db/redis.ts';
 
 export type LimitState = { count: number; retryAfterSeconds: number };
 
@@ -59,7 +59,7 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
 }
 
 export function redisRateLimiter(url: string, prefix = 'lyceum:rl:'): RateLimiter {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  const redis = connectRedis(url);
   const toState = (count: number | null, ttlMs: number): LimitState => ({
     count: count ?? 0,
     retryAfterSeconds: count ? Math.max(1, Math.ceil(ttlMs / 1000)) : 0,
