@@ -165,9 +165,8 @@ export function registerInteractionRoutes(
         ? currentLogin(request, interaction, typeof body.reauth_after === 'string' ? body.reauth_after : undefined)
         : undefined;
       // The provider's session, if it has one yet, is the signed-in user's; and the prompt is one this form answers.
-      const sameUser =
-        viewer !== undefined &&
-        (interaction.session?.accountId ?? (loginPending ? viewer.id : undefined)) === viewer.id;
+      const sessionAccount = interaction.session?.accountId;
+      const sameUser = sessionAccount ? sessionAccount === viewer?.id : loginPending;
       const answerable = loginPending ? login !== undefined : interaction.prompt.name === 'consent';
       if (!viewer || !sameUser || !answerable) {
         throw new ApiError(
