@@ -12,21 +12,25 @@ declare module 'fastify' {
      * On an idempotent route called with an Idempotency-Key: what the route hands its service, which runs it in the
      * transaction that creates the resource, so the key and its answer are committed with the write or not at all.
      */
-    idempotency: { record: AlsoWrite; winner: () => Promise<IdempotencyKeysTable | undefined> } | undefined;
+    idempotency:
+      | {
+          record: AlsoWrite;
+          /** The key's committed record, if a request committed it (this one, or a parallel one that won). */
+          winner: () => Promise<IdempotencyKeysTable | undefined>;
+          /** Whether `winner` answered this same request (or another request under the same key). */
+          hash: string;
+          /** The response `record` committed, already serialized: sent as it is. */
+          response?: string;
+        }
+      | undefined;
   }
 }
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const TTL_MS = 24 * 3_600_000;
 
-/** Thrown inside the creating transaction when another request committed the same key first: roll back, replay it. */
-class AlreadyRecorded extends Error {
-  readonly stored: IdempotencyKeysTable;
-  constructor(stored: IdempotencyKeysTable) {
-    super('Idempotency-Key already recorded');
-    this.stored = stored;
-  }
-}
+/** Thrown inside the creating transaction when another request committed the same key first: roll back, then answer as it did. */
+class KeyTaken extends Error {}
 
 const mismatch = () =>
   new ApiError('conflict', 'This Idempotency-Key was already used with a different request; use a new key.');
@@ -62,13 +66,18 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     const handler = route.handler as RouteHandlerMethod;
     route.handler = async function (request, reply) {
       try {
-        return await handler.call(this, request, reply);
+        const result = await handler.call(this, request, reply);
+        const recorded = request.idempotency?.response;
+        return recorded === undefined ? result : reply.type('application/json; charset=utf-8').send(recorded);
       } catch (error) {
-        if (error instanceof AlreadyRecorded) return replay(reply, error.stored);
-        // A parallel request with the key may have won and made this one fail on its own terms (the slug it just
-        // took, say): answer as the winner did.
-        const winner = await request.idempotency?.winner();
-        if (winner) return replay(reply, winner);
+        // A parallel request with the key won: it committed the key first (KeyTaken), or its write made this one
+        // fail on its own terms (the slug it just took, say). Answer as it did, or 409 if it was another request.
+        const idempotency = request.idempotency;
+        const winner = await idempotency?.winner();
+        if (winner)
+          return winner.request_hash === idempotency?.hash
+            ? replay(reply, winner)
+            : sendError(request, reply, mismatch());
         throw error;
       }
     };
@@ -99,11 +108,9 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     const stored = await find(deps.db, owner, key);
     if (stored) return stored.request_hash === hash ? replay(reply, stored) : sendError(request, reply, mismatch());
 
-    request.idempotency = {
-      async winner() {
-        const stored = await find(deps.db, owner, key);
-        return stored?.request_hash === hash ? stored : undefined;
-      },
+    const idempotency: NonNullable<typeof request.idempotency> = {
+      hash,
+      winner: () => find(deps.db, owner, key),
       async record(trx, created) {
         reply.code(201);
         const response = String(reply.serialize(created));
@@ -112,12 +119,10 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
           .values({ owner, key, route, request_hash: hash, status: 201, response, created_at: now.toISOString() })
           .onConflict((oc) => oc.columns(['owner', 'key']).doNothing())
           .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return;
-        const winner = await find(trx, owner, key);
-        if (!winner) throw new Error('Idempotency-Key neither inserted nor found');
-        if (winner.request_hash !== hash) throw mismatch();
-        throw new AlreadyRecorded(winner);
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new KeyTaken();
+        idempotency.response = response;
       },
     };
+    request.idempotency = idempotency;
   });
 }

@@ -318,5 +318,25 @@ for (const engine of engines) {
         await server.close();
       }
     });
+
+    test('parallel requests with one key and different bodies: one creates, every other one is 409', async () => {
+      const server = await startTestServer(engine);
+      try {
+        const { staff } = await schoolWithPeople(server);
+        const api = apiClient(server.url, await tokenFor(server, staff, 'courses:read courses:write'));
+        const key = `parallel-bodies-${Date.now()}`;
+        const results = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            api.post<Course>('/api/v1/courses', { title: `Racer ${i}` }, { 'idempotency-key': key }),
+          ),
+        );
+        const statuses = results.map((r) => r.status).sort();
+        assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409], JSON.stringify(results.map((r) => r.body)));
+        const all = await listAll<Course>(api, '/api/v1/courses?q=Racer');
+        assert.equal(all.length, 1, 'the losers rolled their own course back');
+      } finally {
+        await server.close();
+      }
+    });
   });
 }
