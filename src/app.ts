@@ -28,6 +28,7 @@ import { sessionService } from './identity/sessions.ts';
 import { setupService } from './identity/setup.ts';
 import { signInService } from './identity/signin.ts';
 import { usersStore } from './identity/users-store.ts';
+import { jobQueue } from './jobs/queue.ts';
 import { agentDocuments } from './mcp/documents.ts';
 import { operationCaller } from './mcp/operation-calls.ts';
 import { operationTools } from './mcp/operation-tools.ts';
@@ -187,10 +188,17 @@ export async function buildApp(deps: AppDeps) {
   const connectedApps = connectedAppsService({ db, onRevoke: () => deps.invalidations.publish('tokens') });
 
   const responses = responseCache({ ttlMs: config.LIST_CACHE_MS });
+  const jobs = jobQueue({
+    db,
+    engine: config.database.engine,
+    clock,
+    log: (message, fields) => app.log.warn(fields, message),
+  });
   const areas = buildAreas({
     db,
     clock,
     config,
+    jobs,
     sessions,
     connectedApps,
     onCatalogChange: () => deps.invalidations.publish('catalog'),
@@ -282,6 +290,7 @@ export async function buildApp(deps: AppDeps) {
       areas,
       mcp,
       documents,
+      jobs,
       invalidations: deps.invalidations,
     },
     routes,

@@ -126,6 +126,13 @@ export const ConfigSchema = Type.Object(
       description:
         'Micro-cache of the catalog list and of read-only MCP tool answers, for anonymous callers and staff, in milliseconds (0 turns it off). A change on an instance clears its cache at once; other instances show it within this time.',
     }),
+    JOBS_POLL_MS: Type.Integer({
+      minimum: 50,
+      maximum: 60000,
+      default: 1000,
+      description:
+        'How often each instance looks for due background jobs (e-mail delivery, bulk enrollment, scheduled posts), in milliseconds. Jobs are rows in the database: any instance may run one, exactly one does.',
+    }),
     DOCS_CACHE_SECONDS: Type.Integer({
       minimum: 0,
       maximum: 3600,

@@ -51,20 +51,12 @@ export async function startServer(
     log: (msg, counts) => app.log.info(counts, msg),
   });
   await housekeeping.run();
-  // Scheduled posts publish themselves: their state is in the database, so a restart picks up what fell due.
-  const publishDue = () =>
-    services.areas.posts
-      .publishDue()
-      .then((published) => {
-        if (published > 0) bus.publish('catalog');
-      })
-      .catch((error: unknown) => app.log.error({ err: error }, 'publishing scheduled posts failed'));
-  await publishDue();
-  const scheduler = setInterval(publishDue, 15_000);
-  scheduler.unref();
+  // Scheduled posts queue a job due at their time; this catches any that fell due before the jobs existed.
+  await services.areas.posts.publishDue();
+  services.jobs.start(config.JOBS_POLL_MS);
   app.addHook('onClose', async () => {
     housekeeping.stop();
-    clearInterval(scheduler);
+    await services.jobs.stop();
     await limiter.close();
     await bus.close();
     await database.close();

@@ -1,6 +1,13 @@
 import type { Config } from '../config.ts';
 import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 
 /** What every area is built from; the composition root (app.ts) passes it. */
-export type AreaDeps = { db: Db; clock: Clock; config: Config };
+export type AreaDeps = {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  /** Durable background work: areas queue jobs in their transactions and name the handlers of their kinds. */
+  jobs: JobQueue;
+};

@@ -40,7 +40,7 @@ export function buildAreas(
   const school = schoolService({ ...deps, store: schoolStore() });
   const appearance = appearanceService({ ...deps, store: appearanceStore() });
   const pages = pagesService({ ...deps, store: pagesStore() });
-  const posts = postsService({ ...deps, store: postsStore() });
+  const posts = postsService({ ...deps, store: postsStore(), onChange: deps.onCatalogChange });
   const comments = commentsService({ ...deps, store: commentsStore(), posts, curriculum });
   const account = accountService({
     ...deps,

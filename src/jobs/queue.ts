@@ -34,7 +34,8 @@ export type JobQueueDeps = {
   db: Db;
   engine: Engine;
   clock: Clock;
-  handlers: Record<string, JobHandler>;
+  /** Handlers known from the start; areas add theirs with `handle` while the app is built. */
+  handlers?: Record<string, JobHandler>;
   /** How long a claimed job is this worker's before another may take it over (a crash leaves it claimed). */
   leaseMs?: number;
   /** The wait before the first retry; each further retry waits twice as long, at most an hour. */
@@ -70,6 +71,7 @@ const toJob = (row: JobsTable): Job => ({
  */
 export function jobQueue(deps: JobQueueDeps) {
   const store = jobsStore(deps.engine);
+  const handlers: Record<string, JobHandler> = { ...deps.handlers };
   const leaseMs = deps.leaseMs ?? 5 * 60_000;
   const retryBaseMs = deps.retryBaseMs ?? 10_000;
   const worker = `wrk_${randomToken(9)}`;
@@ -95,7 +97,7 @@ export function jobQueue(deps: JobQueueDeps) {
       // Claimed again after the worker of its last attempt stopped (the lease ran out): not run a further time.
       if (row.attempts > row.max_attempts)
         throw new PermanentJobError('The worker of its last attempt stopped before it finished (the lease ran out).');
-      const handler = deps.handlers[row.kind];
+      const handler = handlers[row.kind];
       if (!handler) throw new PermanentJobError(`No handler for jobs of kind "${row.kind}".`);
       const value = await handler(JSON.parse(row.payload), context);
       result = value === undefined ? null : JSON.stringify(value);
@@ -149,6 +151,12 @@ export function jobQueue(deps: JobQueueDeps) {
     /** The worker's name, as written in `locked_by`. */
     worker,
 
+    /** Says who runs jobs of `kind`; a kind has one handler, named once while the app is built. */
+    handle(kind: string, handler: JobHandler) {
+      if (handlers[kind]) throw new Error(`Jobs of kind "${kind}" already have a handler.`);
+      handlers[kind] = handler;
+    },
+
     /** Adds a job; pass the transaction of the change that asks for it. Returns the job's id. */
     async enqueue(
       ex: Executor,
@@ -156,7 +164,7 @@ export function jobQueue(deps: JobQueueDeps) {
       payload: unknown,
       options: { runAt?: Date; maxAttempts?: number } = {},
     ): Promise<string> {
-      if (!deps.handlers[kind]) throw new Error(`Unknown job kind "${kind}".`);
+      if (!handlers[kind]) throw new Error(`Unknown job kind "${kind}".`);
       const id = newId('job');
       const now = at();
       await store.insert(ex, {

@@ -397,15 +397,17 @@ for (const engine of engines) {
       const waiting = await staff.get<Post>(`/api/v1/posts/${notYet.id}`);
       assert.equal(waiting.body.status, 'scheduled', JSON.stringify(waiting.body));
 
-      // The timer's own path: what falls due is published once, in one go, and counted.
+      // The jobs' path: scheduling queued a job due at the time; what falls due is published once, in one go.
       const soon = [await create({ title: 'Soon 1' }), await create({ title: 'Soon 2' })];
       const soonAt = clock.now().getTime() + 1000;
       for (const post of soon)
         await staff.post(`/api/v1/posts/${post.id}/schedule`, { publish_at: new Date(soonAt).toISOString() });
-      assert.equal(await server.services.areas.posts.publishDue(), 0, 'nothing is due yet');
+      await server.services.jobs.runDue();
+      for (const post of soon)
+        assert.equal((await staff.get<Post>(`/api/v1/posts/${post.id}`)).body.status, 'scheduled', 'not due yet');
       skew += 1100;
-      assert.equal(await server.services.areas.posts.publishDue(), 2);
-      assert.equal(await server.services.areas.posts.publishDue(), 0);
+      assert.equal(await server.services.jobs.runDue(), 2, "each schedule's job ran");
+      assert.equal(await server.services.areas.posts.publishDue(), 0, 'the first job published both');
       for (const post of soon)
         assert.equal((await anonymous.get<Post>(`/api/v1/posts/${post.id}`)).body.status, 'published');
       assert.equal((await staff.get<Post>(`/api/v1/posts/${notYet.id}`)).body.status, 'scheduled');

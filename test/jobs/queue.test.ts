@@ -74,6 +74,18 @@ for (const engine of engines) {
       });
     });
 
+    test('a kind is handled by the handler named for it, and only one may be named', async () => {
+      await withDatabase(engine, async ({ db }) => {
+        const queue = jobQueue({ db, engine, clock: manualClock() });
+        await assert.rejects(queue.enqueue(db, 'later', {}), /Unknown job kind "later"/);
+        queue.handle('later', async (payload: { n: number }) => payload.n * 2);
+        assert.throws(() => queue.handle('later', async () => undefined), /already have a handler/);
+        const id = await queue.enqueue(db, 'later', { n: 21 });
+        assert.equal(await queue.runDue(), 1);
+        assert.equal((await queue.get(db, id))?.result, 42);
+      });
+    });
+
     test('a job due later waits for its time', async () => {
       await withDatabase(engine, async ({ db }) => {
         const clock = manualClock();

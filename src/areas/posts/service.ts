@@ -38,14 +38,17 @@ function toPost(row: PostsTable): Post {
 const readableVisibilities = (principal: Principal): PostsTable['visibility'][] =>
   isStaff(principal) ? ['public', 'members', 'plans'] : ['public'];
 
+const PUBLISH_DUE = 'posts.publish_due';
+
 /**
  * Posts. Staff see every post; anyone else sees published posts whose visibility they may read; anything else is
  * 404, never 403. published_at is set while (and only while) a post is published; scheduled_at while it is
- * scheduled. Scheduled posts are published by publishDue, which the server runs at start and on a timer: the schedule
- * lives in the database, so a restart catches up on whatever fell due meanwhile.
+ * scheduled. Scheduling a post also queues a durable job due at its time, which runs publishDue (it publishes every
+ * post that fell due, so a moved or cancelled schedule leaves a job that finds nothing to do); the server also runs
+ * publishDue once at start.
  */
-export function postsService(deps: AreaDeps & { store: PostsStore }) {
-  const { db, clock, store } = deps;
+export function postsService(deps: AreaDeps & { store: PostsStore; onChange: () => void }) {
+  const { db, clock, store, jobs } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('post');
 
@@ -53,6 +56,13 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
   const publishedFor = (principal: Principal, row: PostsTable | undefined): row is PostsTable =>
     row?.status === 'published' && readableVisibilities(principal).includes(row.visibility);
   const readable = (principal: Principal, row: PostsTable) => isStaff(principal) || publishedFor(principal, row);
+
+  async function publishDue() {
+    const published = await db.transaction().execute((tx) => store.publishDue(tx, now()));
+    if (published > 0) deps.onChange();
+    return published;
+  }
+  jobs.handle(PUBLISH_DUE, publishDue);
 
   const withPost = <T>(id: string, fn: (trx: Executor, row: PostsTable) => Promise<T>) =>
     withRowLock(db, 'posts', id, notFound, fn);
@@ -193,6 +203,7 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
             `This post is already published; unpublish it first (POST /api/v1/posts/${id}/unpublish) to schedule it.`,
           );
         }
+        await jobs.enqueue(trx, PUBLISH_DUE, null, { runAt: at });
         return setStatus(trx, row, { status: 'scheduled', scheduled_at: at.toISOString() });
       });
     },
@@ -204,8 +215,8 @@ export function postsService(deps: AreaDeps & { store: PostsStore }) {
         return setStatus(trx, row, { status: 'draft', published_at: null, scheduled_at: null });
       }),
 
-    /** Publishes every scheduled post that is due, in one transaction; returns how many. Run by the server's timer. */
-    publishDue: () => db.transaction().execute((tx) => store.publishDue(tx, now())),
+    /** Publishes every scheduled post that is due, in one transaction; returns how many. */
+    publishDue,
 
     readableVisibilities,
   };
