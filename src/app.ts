@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { JWK } from 'oidc-provider';
 import { buildAreas, registerAreaRoutes } from './areas/index.ts';
 import { schoolStore } from './areas/school/store.ts';
+import { noStudentMail } from './areas/students/mail.ts';
 import type { Invalidations } from './cluster/invalidations.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './db/clock.ts';
@@ -202,6 +203,9 @@ export async function buildApp(deps: AppDeps) {
     sessions,
     connectedApps,
     onCatalogChange: () => deps.invalidations.publish('catalog'),
+    onAccessChange: () => deps.invalidations.publish('tokens'),
+    // Sends nothing yet: the mail module replaces it with invitations and enrollment confirmations.
+    studentMail: noStudentMail,
   });
 
   registerHealthRoutes(app, { database });

@@ -29,10 +29,21 @@ import { postsStore } from './posts/store.ts';
 import { schoolRoutes } from './school/routes.ts';
 import { schoolService } from './school/service.ts';
 import { schoolStore } from './school/store.ts';
+import type { StudentMail } from './students/mail.ts';
+import { studentsRoutes } from './students/routes.ts';
+import { studentsService } from './students/service.ts';
+import { studentsStore } from './students/store.ts';
 
 /** The one list of API areas: each is built from its store and service here and registers its routes. */
 export function buildAreas(
-  deps: AreaDeps & { sessions: SessionService; connectedApps: ConnectedAppsService; onCatalogChange: () => void },
+  deps: AreaDeps & {
+    sessions: SessionService;
+    connectedApps: ConnectedAppsService;
+    onCatalogChange: () => void;
+    /** Whose tokens are valid changed (a student suspended): drop the validated-token caches. */
+    onAccessChange: () => void;
+    studentMail: StudentMail;
+  },
 ) {
   const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange });
   const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses });
@@ -48,7 +59,14 @@ export function buildAreas(
     sessions: deps.sessions,
     connectedApps: deps.connectedApps,
   });
-  return { courses, curriculum, lecturers, school, appearance, pages, posts, comments, account };
+  const students = studentsService({
+    ...deps,
+    store: studentsStore(),
+    curriculum,
+    mail: deps.studentMail,
+    onAccessChange: deps.onAccessChange,
+  });
+  return { courses, curriculum, lecturers, school, appearance, pages, posts, comments, account, students };
 }
 
 export type Areas = ReturnType<typeof buildAreas>;
@@ -63,4 +81,5 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   postsRoutes(api, areas.posts);
   commentsRoutes(api, areas.comments);
   accountRoutes(api, areas.account);
+  studentsRoutes(api, areas.students);
 }

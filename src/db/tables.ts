@@ -152,6 +152,14 @@ export type EnrollmentsTable = {
   progress_percent: number;
 };
 
+/** A lesson a person completed (the students area derives progress from these rows). */
+export type LessonProgressTable = {
+  user_id: string;
+  lesson_id: string;
+  course_id: string;
+  completed_at: Timestamp;
+};
+
 export type PagesTable = {
   id: string;
   title: string;
@@ -236,6 +244,7 @@ export type Tables = {
   sections: SectionsTable;
   lessons: LessonsTable;
   enrollments: EnrollmentsTable;
+  lesson_progress: LessonProgressTable;
   pages: PagesTable;
   posts: PostsTable;
   comments: CommentsTable;

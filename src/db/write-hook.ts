@@ -5,7 +5,13 @@ import type { Db, Executor } from './tables.ts';
  * committed together with the resource. A service that takes one runs it after its own writes; if it throws, the
  * whole create rolls back.
  */
-export type AlsoWrite = (trx: Executor, created: unknown) => Promise<void>;
+export type AlsoWrite = (trx: Executor, created: unknown, outcome?: WriteOutcome) => Promise<void>;
+
+/**
+ * What a write did, when it is not a plain create: an upsert that found the row (`existing`), or work accepted to be
+ * done later (`accepted`). The Idempotency-Key's recorded answer says the same (200 and 202 instead of 201).
+ */
+export type WriteOutcome = 'created' | 'existing' | 'accepted';
 
 /** Runs `insert` on its own, or — when there is more to write — in one transaction with it. */
 export const insertWith = async <T>(

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, RouteHandlerMethod } from 'fastify';
 import type { Clock } from '../db/clock.ts';
 import type { Db, Executor, IdempotencyKeysTable } from '../db/tables.ts';
-import type { AlsoWrite } from '../db/write-hook.ts';
+import type { AlsoWrite, WriteOutcome } from '../db/write-hook.ts';
 import { sendError } from './error-handler.ts';
 import { ApiError } from './errors.ts';
 
@@ -26,6 +26,8 @@ declare module 'fastify' {
   }
 }
 
+const OUTCOME_STATUS: Record<WriteOutcome, number> = { created: 201, existing: 200, accepted: 202 };
+
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const TTL_MS = 24 * 3_600_000;
 
@@ -43,7 +45,8 @@ const replay = (reply: FastifyReply, stored: IdempotencyKeysTable) =>
     .send(stored.response);
 
 /**
- * `Idempotency-Key` on creating POSTs (routes with `config.idempotent`, which answer 201 with what they created): the
+ * `Idempotency-Key` on creating POSTs (routes with `config.idempotent`, which answer 201 with what they created —
+ * or 200 for an upsert that found it, 202 for accepted work): the
  * same key with the same request replays the first response (marked `Idempotent-Replayed: true`); the same key with
  * another request is a 409. Keys belong to the calling user and live 24 hours.
  *
@@ -111,12 +114,13 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     const idempotency: NonNullable<typeof request.idempotency> = {
       hash,
       winner: () => find(deps.db, owner, key),
-      async record(trx, created) {
-        reply.code(201);
+      async record(trx, created, outcome = 'created') {
+        const status = OUTCOME_STATUS[outcome];
+        reply.code(status);
         const response = String(reply.serialize(created));
         const inserted = await trx
           .insertInto('idempotency_keys')
-          .values({ owner, key, route, request_hash: hash, status: 201, response, created_at: now.toISOString() })
+          .values({ owner, key, route, request_hash: hash, status, response, created_at: now.toISOString() })
           .onConflict((oc) => oc.columns(['owner', 'key']).doNothing())
           .executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new KeyTaken();

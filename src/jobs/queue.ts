@@ -19,6 +19,8 @@ export type JobHandler = (payload: any, job: JobContext) => Promise<unknown>;
 export type Job = {
   id: string;
   kind: string;
+  /** What the enqueuer wrote (it may carry personal data: the enqueuing area decides what of it to show). */
+  payload: unknown;
   status: JobsTable['status'];
   attempts: number;
   max_attempts: number;
@@ -51,6 +53,7 @@ const parse = (text: string | null) => (text === null ? null : (JSON.parse(text)
 const toJob = (row: JobsTable): Job => ({
   id: row.id,
   kind: row.kind,
+  payload: parse(row.payload),
   status: row.status,
   attempts: row.attempts,
   max_attempts: row.max_attempts,

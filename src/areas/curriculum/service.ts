@@ -419,6 +419,18 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
       return found !== undefined && !lessonView(found.lesson, found.access)(found.lesson).locked;
     },
 
+    /**
+     * The lesson as the caller sees it, and whether they hold an enrollment that opens its course (active or
+     * completed, not past its expiry); undefined when the lesson is 404 to them. The students area lets a person
+     * complete a lesson by this rule (enrolled, and the lesson not locked), so it is not written a second time.
+     */
+    async lessonAccess(principal: Principal, lessonId: string) {
+      const found = await visibleLesson(principal, lessonId);
+      if (!found) return undefined;
+      const lesson = lessonView(found.lesson, found.access)(found.lesson);
+      return { lesson, enrolled: found.access.enrolledAt !== null };
+    },
+
     async createLesson(sectionId: string, input: LessonCreate, also?: AlsoWrite) {
       const section = await sectionForWrite(db, sectionId);
       const title = trimmedTitle(input.title);

@@ -1,0 +1,125 @@
+import type { Clock } from '../../db/clock.ts';
+import { newId } from '../../db/ids.ts';
+import type { CoursesTable, Db, EnrollmentsTable, Executor } from '../../db/tables.ts';
+import { errors } from '../../http/errors.ts';
+import { paginate } from '../pagination.ts';
+import type { StudentMail } from './mail.ts';
+import type { Enrollment, EnrollmentListQuery, EnrollmentStatus } from './schema.ts';
+import type { StudentsStore } from './store.ts';
+
+type EnrollmentRow = EnrollmentsTable & { course_title: string; course_slug: string; effective_status: string };
+type Person = { id: string; email: string; name: string };
+type CourseRow = Pick<CoursesTable, 'id' | 'title' | 'slug' | 'status'>;
+
+export const toEnrollment = (row: EnrollmentRow): Enrollment => ({
+  id: row.id,
+  student_id: row.user_id,
+  course_id: row.course_id,
+  course_title: row.course_title,
+  course_slug: row.course_slug,
+  source: row.source,
+  status: row.effective_status as EnrollmentStatus,
+  enrolled_at: row.enrolled_at,
+  expires_at: row.expires_at,
+  completed_at: row.completed_at,
+  progress_percent: Number(row.progress_percent),
+});
+
+/**
+ * Why a course takes no new enrollment, if it does not: a draft is not ready to be studied, and an archived course
+ * is closed to newcomers (the people enrolled keep their access). `enrollment_open` is the storefront's switch for
+ * self-enrollment; staff enroll people whatever it says.
+ */
+export function closedCourse(course: CourseRow): string | undefined {
+  if (course.status === 'draft')
+    return `Course ${course.id} is a draft; publish it first (POST /api/v1/courses/${course.id}/publish).`;
+  if (course.status === 'archived') return `Course ${course.id} is archived and takes no new enrollments.`;
+  return undefined;
+}
+
+/**
+ * Enrollments of one person in one course each (a unique index). States: active → completed / expired / revoked;
+ * `expired` is derived from expires_at and the clock (store.ts), so no job has to flip it and the access rules, which
+ * compare expires_at too, agree with it. Unenrolling revokes (the row stays as history, with its progress).
+ * Enrolling again reopens a revoked or expired enrollment: active again (completed if it had been completed), from
+ * the new source with the new expiry, keeping its enrolled_at (drip goes on from the first enrollment) and progress.
+ * An enrollment that gives access now (active, or completed within its expiry) is left as it is.
+ */
+export function enrollmentRules(deps: { db: Db; clock: Clock; store: StudentsStore; mail: StudentMail }) {
+  const { db, clock, store } = deps;
+  const now = () => clock.now().toISOString();
+
+  async function read(ex: Executor, userId: string, courseId: string) {
+    const row = await store
+      .enrollmentsQuery(ex, userId, now())
+      .where('enrollments.course_id', '=', courseId)
+      .executeTakeFirst();
+    if (!row) throw errors.notFound('enrollment');
+    return toEnrollment(row);
+  }
+
+  return {
+    read,
+
+    /**
+     * Enrolls `user` in `course` inside `trx`: `enrolled` when a row was made (`inserted`) or reopened,
+     * `already_enrolled` when the enrollment already gives access. With `confirm`, a new or reopened enrollment is
+     * confirmed by e-mail.
+     */
+    async enroll(
+      trx: Executor,
+      user: Person,
+      course: CourseRow,
+      input: { expiresAt: string | null; source: EnrollmentsTable['source']; confirm: boolean },
+    ): Promise<{ outcome: 'enrolled' | 'already_enrolled'; inserted: boolean; enrollment: Enrollment }> {
+      const at = now();
+      const inserted = await store.insertEnrollment(trx, {
+        id: newId('enr'),
+        course_id: course.id,
+        user_id: user.id,
+        source: input.source,
+        status: 'active',
+        enrolled_at: at,
+        expires_at: input.expiresAt,
+        completed_at: null,
+        progress_percent: 0,
+      });
+      let outcome: 'enrolled' | 'already_enrolled' = 'enrolled';
+      if (!inserted) {
+        const row = await store.lockEnrollment(trx, user.id, course.id);
+        if (!row) throw errors.serverError();
+        const open =
+          (row.status === 'active' || row.status === 'completed') && (row.expires_at === null || row.expires_at > at);
+        if (open) outcome = 'already_enrolled';
+        else
+          await store.updateEnrollment(trx, row.id, {
+            status: row.completed_at ? 'completed' : 'active',
+            source: input.source,
+            expires_at: input.expiresAt,
+          });
+      }
+      if (outcome === 'enrolled' && input.confirm)
+        await deps.mail.enrollmentConfirmed(trx, { user, course: { title: course.title, slug: course.slug } });
+      return { outcome, inserted, enrollment: await read(trx, user.id, course.id) };
+    },
+
+    async list(userId: string, query: EnrollmentListQuery) {
+      let q = store.enrollmentsQuery(db, userId, now());
+      if (query.status) q = q.where(store.effectiveStatusIs(now(), query.status));
+      if (query.course_id) q = q.where('enrollments.course_id', '=', query.course_id);
+      const page = await paginate(q, query, 'enrollments.id', 'enrollments.enrolled_at');
+      return { ...page, data: page.data.map(toEnrollment) };
+    },
+
+    /** Revokes the enrollment (kept as history); revoking a revoked one changes nothing. */
+    revoke: (userId: string, courseId: string) =>
+      db.transaction().execute(async (trx) => {
+        const row = await store.lockEnrollment(trx, userId, courseId);
+        if (!row) throw errors.notFound('enrollment');
+        if (row.status !== 'revoked') await store.updateEnrollment(trx, row.id, { status: 'revoked' });
+        return read(trx, userId, courseId);
+      }),
+  };
+}
+
+export type EnrollmentRules = ReturnType<typeof enrollmentRules>;

@@ -1,0 +1,256 @@
+import { newId } from '../../db/ids.ts';
+import type { Executor, UsersTable } from '../../db/tables.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import type { AlsoWrite } from '../../db/write-hook.ts';
+import { errors } from '../../http/errors.ts';
+import { isStaff, type Principal } from '../../http/principal.ts';
+import { normalizeEmail } from '../../identity/schema.ts';
+import type { CurriculumService } from '../curriculum/service.ts';
+import type { AreaDeps } from '../deps.ts';
+import { paginate } from '../pagination.ts';
+import { bulkEnrollment } from './bulk-enrollment.ts';
+import { closedCourse, enrollmentRules } from './enrollments.ts';
+import type { StudentMail } from './mail.ts';
+import { progressRules } from './progress.ts';
+import type {
+  BulkEnrollmentCreate,
+  EnrollmentCreate,
+  EnrollmentListQuery,
+  Student,
+  StudentCreate,
+  StudentListQuery,
+  StudentUpdate,
+} from './schema.ts';
+import type { StudentsStore } from './store.ts';
+
+type StudentRow = Pick<UsersTable, 'id' | 'email' | 'name' | 'status' | 'role' | 'created_at' | 'updated_at'>;
+
+const toStudent = (row: StudentRow): Student => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  status: row.status,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+/**
+ * The one rule of which students a caller sees: staff and owners every student; a student themselves only (their
+ * `students:read` token reads their own record, enrollments and progress); nobody else any. Both the list query and
+ * the single-row check go by it; a student the caller may not see is 404.
+ */
+const visibleStudents = (principal: Principal): 'all' | string[] =>
+  isStaff(principal) ? 'all' : principal.kind === 'user' ? [principal.userId] : [];
+
+/**
+ * Students: users of role student, listed whether or not they hold an enrollment (a person invited and not yet
+ * enrolled is a student too). Staff and owners are not students: their e-mail cannot be taken for a student (409),
+ * and they are neither listed nor suspended here. Adding a student is an upsert by e-mail; a new student has no
+ * password until they set one through the invitation's link. Suspending ends the person's browser sessions, and
+ * their tokens are refused at once here (the token check requires an active user, and the validated-token caches of
+ * every instance are cleared through `onAccessChange`); sign-in, new authorizations and refreshes are refused too
+ * while suspended. Reactivating lets them sign in again (ended sessions stay ended).
+ */
+export function studentsService(
+  deps: AreaDeps & {
+    store: StudentsStore;
+    curriculum: CurriculumService;
+    mail: StudentMail;
+    /** Tells every instance that whose tokens are valid changed (drop validated-token caches). */
+    onAccessChange: () => void;
+  },
+) {
+  const { db, clock, store } = deps;
+  const now = () => clock.now().toISOString();
+  const notFound = () => errors.notFound('student');
+  const enrollments = enrollmentRules({ db, clock, store, mail: deps.mail });
+  const progress = progressRules({ db, clock, store, curriculum: deps.curriculum, enrollments });
+
+  /** The student `key` names (a usr_… id, or "me") if the caller may see them; else 404. */
+  async function visibleStudent(principal: Principal, key: string) {
+    const id = key === 'me' ? (principal.kind === 'user' ? principal.userId : '') : key;
+    const visible = visibleStudents(principal);
+    const row = id && (visible === 'all' || visible.includes(id)) ? await store.findUser(db, id) : undefined;
+    if (row?.role !== 'student') throw notFound();
+    return row;
+  }
+
+  /** A student for staff to act on; staff and owner accounts are 404 here. */
+  async function studentForWrite(ex: Executor, id: string) {
+    const row = await store.findUser(ex, id);
+    if (row?.role !== 'student') throw notFound();
+    return row;
+  }
+
+  async function addStudent(trx: Executor, email: string, name: string) {
+    const at = now();
+    const row: UsersTable = {
+      id: newId('usr'),
+      email,
+      name,
+      role: 'student',
+      status: 'active',
+      // No password until the person sets one through the invitation: no password matches an empty hash.
+      password_hash: '',
+      locale: null,
+      created_at: at,
+      updated_at: at,
+    };
+    await store.insertUser(trx, row);
+    await deps.mail.invite(trx, { id: row.id, email, name });
+    return row;
+  }
+
+  const staffEmail = () =>
+    errors.conflict('This e-mail belongs to a staff account; a student needs an address of their own.');
+
+  async function upsert(input: StudentCreate, also?: AlsoWrite) {
+    const email = normalizeEmail(input.email);
+    const name = input.name.trim();
+    if (!name)
+      throw errors.invalidRequest('name: must not be blank.', [
+        { field: 'name', code: 'blank', message: 'Give a name.' },
+      ]);
+    return db.transaction().execute(async (trx) => {
+      const existing = await store.findUserByEmail(trx, email);
+      if (existing && existing.role !== 'student') throw staffEmail();
+      if (existing) {
+        const changes = { name, updated_at: now() };
+        await store.updateUser(trx, existing.id, changes);
+        const student = toStudent({ ...existing, ...changes });
+        await also?.(trx, student, 'existing');
+        return { created: false, item: student };
+      }
+      const student = toStudent(await addStudent(trx, email, name));
+      await also?.(trx, student, 'created');
+      return { created: true, item: student };
+    });
+  }
+
+  const bulk = bulkEnrollment({ db, clock, jobs: deps.jobs, store, enrollments, addStudent });
+
+  async function setStatus(id: string, status: UsersTable['status']) {
+    const row = await db.transaction().execute(async (trx) => {
+      const written = await store.setStatus(trx, id, status, now());
+      if (!written) throw notFound();
+      if (status === 'suspended') await store.deleteSessions(trx, id);
+      return written;
+    });
+    if (status === 'suspended') deps.onAccessChange();
+    return toStudent(row);
+  }
+
+  return {
+    async list(principal: Principal, query: StudentListQuery) {
+      const at = now();
+      let q = store.studentsQuery(db);
+      const visible = visibleStudents(principal);
+      if (visible !== 'all') q = q.where('id', 'in', visible.length ? visible : ['']);
+      if (query.status) q = q.where('status', '=', query.status);
+      if (query.q) q = q.where(store.nameOrEmail(query.q));
+      if (query.course_id || query.enrollment_status)
+        q = q.where(store.holdingEnrollment({ courseId: query.course_id, status: query.enrollment_status }, at));
+      const page = await paginate(q, query, 'id', 'created_at');
+      return { ...page, data: page.data.map(toStudent) };
+    },
+
+    get: async (principal: Principal, key: string) => toStudent(await visibleStudent(principal, key)),
+
+    /** Upsert by e-mail: `created` says whether the student is new (and was invited). */
+    async create(input: StudentCreate, also?: AlsoWrite) {
+      try {
+        return await upsert(input, also);
+      } catch (error) {
+        // Another request made this e-mail's account meanwhile: now it exists, so this one updates it.
+        if (isUniqueViolation(error)) return upsert(input, also);
+        throw error;
+      }
+    },
+
+    async update(id: string, input: StudentUpdate) {
+      const row = await studentForWrite(db, id);
+      const changes: Partial<UsersTable> = { updated_at: now() };
+      if (input.name !== undefined) {
+        changes.name = input.name.trim();
+        if (!changes.name)
+          throw errors.invalidRequest('name: must not be blank.', [
+            { field: 'name', code: 'blank', message: 'Give a name.' },
+          ]);
+      }
+      if (input.email !== undefined) changes.email = normalizeEmail(input.email);
+      try {
+        await store.updateUser(db, id, changes);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw errors.conflict('Another account already uses this e-mail address.');
+        throw error;
+      }
+      return toStudent({ ...row, ...changes });
+    },
+
+    suspend: (id: string) => setStatus(id, 'suspended'),
+    reactivate: (id: string) => setStatus(id, 'active'),
+
+    async listEnrollments(principal: Principal, key: string, query: EnrollmentListQuery) {
+      const student = await visibleStudent(principal, key);
+      return enrollments.list(student.id, query);
+    },
+
+    /** Enrolls a student: `created` is false when an enrollment was already there (reopened, or left as it was). */
+    async enroll(id: string, input: EnrollmentCreate, also?: AlsoWrite) {
+      const expiresAt = input.expires_at ? new Date(input.expires_at).toISOString() : null;
+      if (expiresAt && expiresAt <= now())
+        throw errors.invalidRequest('expires_at: must be in the future (or null: never expires).', [
+          { field: 'expires_at', code: 'past', message: 'Give a time in the future, or null.' },
+        ]);
+      return db.transaction().execute(async (trx) => {
+        const student = await studentForWrite(trx, id);
+        const course = await store.findCourse(trx, input.course_id);
+        if (!course)
+          throw errors.invalidRequest(`course_id: no such course ${input.course_id}.`, [
+            { field: 'course_id', code: 'not_found', message: `Unknown course ${input.course_id}` },
+          ]);
+        const closed = closedCourse(course);
+        if (closed) throw errors.conflict(closed);
+        const result = await enrollments.enroll(trx, student, course, {
+          expiresAt,
+          source: input.source ?? 'manual',
+          confirm: true,
+        });
+        await also?.(trx, result.enrollment, result.inserted ? 'created' : 'existing');
+        return { created: result.inserted, item: result.enrollment };
+      });
+    },
+
+    async unenroll(id: string, courseId: string) {
+      await studentForWrite(db, id);
+      return enrollments.revoke(id, courseId);
+    },
+
+    async progress(principal: Principal, key: string, courseId: string) {
+      const student = await visibleStudent(principal, key);
+      return progress.progressOf(student.id, courseId);
+    },
+
+    /** Staff mark a lesson complete for a student, by the same rule as the student's own path. */
+    async completeLesson(id: string, lessonId: string) {
+      return progress.complete(await studentForWrite(db, id), lessonId);
+    },
+
+    /** The caller completes a lesson of their own (the account's path). */
+    async completeMyLesson(principal: Principal, lessonId: string) {
+      if (principal.kind !== 'user') throw errors.notFound('lesson');
+      const me = await store.findUser(db, principal.userId);
+      if (!me) throw errors.notFound('lesson');
+      return progress.complete(me, lessonId);
+    },
+
+    startBulkEnrollment: (input: BulkEnrollmentCreate, also?: AlsoWrite) => bulk.start(input, also),
+
+    async getBulkEnrollment(principal: Principal, id: string) {
+      if (!isStaff(principal)) throw errors.notFound('bulk enrollment');
+      return bulk.get(id);
+    },
+  };
+}
+
+export type StudentsService = ReturnType<typeof studentsService>;
