@@ -11,6 +11,7 @@ import {
   tokenFor,
 } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
+import { authorizeThroughForms, authorizeUrl, pkce, registerClient, tokenRequest } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { paginatesLikeEveryList } from '../support/shared-examples.ts';
 import { WebClient } from '../support/web-client.ts';
@@ -436,10 +437,54 @@ for (const engine of engines) {
       assert.match(String(held.body.error_description), /opens at/);
     });
 
+    test('the last lessons completed at once still complete the enrollment (each completion counts the other)', async () => {
+      const person = await createUser(server, 'student', 'Race Runner');
+      const own = apiClient(server.url, await tokenFor(server, person, OWN));
+      for (let round = 0; round < 3; round++) {
+        const c = await course({ lessons: 4 });
+        ok(await enroll(person.id, { course_id: c.id }), 201);
+        const results = await Promise.all(c.lessons.map((id) => own.post(`/api/v1/account/lessons/${id}/complete`)));
+        for (const result of results) assert.equal(result.status, 200, JSON.stringify(result.body));
+        const progress = ok<Progress>(await own.get(`/api/v1/students/me/courses/${c.id}/progress`));
+        assert.equal(progress.percent, 100, `round ${round}`);
+        assert.equal(progress.enrollment_status, 'completed', `round ${round}`);
+      }
+    });
+
     test('suspend: sessions end, the token is refused at once, sign-in refused; reactivate restores sign-in', async () => {
       const person = await createUser(server, 'student', 'Sus Pended');
-      const token = await tokenFor(server, person, OWN);
-      const own = apiClient(server.url, token);
+      // An app allowed to refresh, connected through the real flow: its refresh token must stop working too.
+      const app = await registerClient(server.url, 44001, { grant_types: ['authorization_code', 'refresh_token'] });
+      const { verifier, challenge } = pkce();
+      const redirect = 'http://127.0.0.1:44001/callback';
+      const authorized = await authorizeThroughForms(
+        new WebClient(server.url),
+        authorizeUrl(server.url, {
+          response_type: 'code',
+          client_id: app.client_id,
+          redirect_uri: redirect,
+          scope: OWN,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        }),
+        person,
+      );
+      const tokens = await tokenRequest(server.url, {
+        grant_type: 'authorization_code',
+        code: authorized.location.searchParams.get('code') ?? '',
+        redirect_uri: redirect,
+        client_id: app.client_id,
+        code_verifier: verifier,
+      });
+      assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+      assert.ok(tokens.body.refresh_token, 'a refresh token was issued');
+      const refresh = () =>
+        tokenRequest(server.url, {
+          grant_type: 'refresh_token',
+          refresh_token: String(tokens.body.refresh_token),
+          client_id: app.client_id,
+        });
+      const own = apiClient(server.url, String(tokens.body.access_token));
       ok(await own.get('/api/v1/students/me')); // now in this instance's token cache
       const browser = new WebClient(server.url);
       const signin = () => browser.submit('/signin', '/signin', { email: person.email, password: person.password });
@@ -456,6 +501,9 @@ for (const engine of engines) {
       assert.equal(refused.body.error, 'invalid_token');
       assert.equal(await sessions(), 0, 'browser sessions ended');
       assert.notEqual((await signin()).status, 303, 'sign-in refused');
+      const refreshed = await refresh();
+      assert.equal(refreshed.status, 400, 'refresh refused');
+      assert.equal(refreshed.body.error, 'invalid_grant');
       assert.equal(
         (await staff.post(`/api/v1/students/${staffPerson.id}/suspend`)).status,
         404,
@@ -465,6 +513,8 @@ for (const engine of engines) {
       const back = ok<Student>(await staff.post(`/api/v1/students/${person.id}/reactivate`));
       assert.equal(back.status, 'active');
       assert.equal((await signin()).status, 303, 'sign-in works again');
+      // Connected apps are kept through a suspension (refused meanwhile), so they work again.
+      assert.equal((await refresh()).status, 200, 'the app refreshes again');
       ok(await apiClient(server.url, await tokenFor(server, person, OWN)).get('/api/v1/students/me'));
     });
 

@@ -77,6 +77,37 @@ for (const engine of engines) {
       }
     });
 
+    test('the students operations are tools by themselves: a student reads their own record, staff enroll in bulk', async () => {
+      const client = await legacyClient(server.url);
+      const { tools } = await client.listTools();
+      await client.close();
+      const scopeOf = (name: string) => tools.find((t) => t.name === name)?._meta?.['lyceum/scope'];
+      assert.equal(scopeOf('listStudents'), 'students:read');
+      assert.equal(scopeOf('bulkEnrollStudents'), 'students:write');
+      assert.equal(scopeOf('completeMyLesson'), 'account:write');
+
+      const asStudent = await modernClient(
+        server.url,
+        await tokenFor(server, student, 'students:read', `${server.url}/mcp`),
+      );
+      const me = resultJson(await asStudent.callTool({ name: 'getStudent', arguments: { id: 'me' } }));
+      assert.equal(me.id, student.id);
+      await asStudent.close();
+      const asStaff = await modernClient(
+        server.url,
+        await tokenFor(server, staff, 'students:write', `${server.url}/mcp`),
+      );
+      const job = resultJson(
+        await asStaff.callTool({
+          name: 'bulkEnrollStudents',
+          arguments: { rows: [{ email: 'mcp.learner@school.test', course_id: published.id }] },
+        }),
+      );
+      assert.match(String(job.id), /^job_/);
+      assert.deepEqual(job.progress, { done: 0, total: 1 });
+      await asStaff.close();
+    });
+
     test('every tool has a title, a description, input and output schemas and annotations; catalog first', async () => {
       const client = await legacyClient(server.url);
       const { tools } = await client.listTools();
