@@ -55,6 +55,7 @@ async function snapshot(db: Db) {
     'sections',
     'lessons',
     'enrollments',
+    'lesson_progress',
     'pages',
     'posts',
     'comments',
@@ -172,6 +173,22 @@ for (const engine of engines) {
         .execute();
       assert.ok(enrolled.length >= 2 && enrolled.length <= 3);
       assert.ok(enrolled.every((e) => e.email === byRole.student.email));
+      // The student's progress is made of completed lessons, and each enrollment's percent agrees with them.
+      for (const enrollment of await db.selectFrom('enrollments').selectAll().execute()) {
+        const lessons = await db
+          .selectFrom('lessons')
+          .select('id')
+          .where('course_id', '=', enrollment.course_id)
+          .execute();
+        const done = await db
+          .selectFrom('lesson_progress')
+          .select('lesson_id')
+          .where('course_id', '=', enrollment.course_id)
+          .where('user_id', '=', enrollment.user_id)
+          .execute();
+        assert.equal(Number(enrollment.progress_percent), Math.floor((done.length * 100) / lessons.length));
+        assert.equal(enrollment.status, done.length === lessons.length ? 'completed' : 'active');
+      }
       assert.ok(await db.selectFrom('appearance').select('id').executeTakeFirst(), 'the appearance is stored');
 
       const before = await snapshot(db);

@@ -12,6 +12,7 @@ import type {
   EnrollmentsTable,
   Executor,
   LecturersTable,
+  LessonProgressTable,
   LessonsTable,
   PagesTable,
   PostsTable,
@@ -325,24 +326,46 @@ async function insertCourse(
   return { id, lessonIds: lessons.map((l) => l.id) };
 }
 
-async function enrollStudent(trx: Trx, now: number, studentId: string, courses: Map<string, { id: string }>) {
-  const rows: EnrollmentsTable[] = DEMO_ENROLLMENTS.map(([title, progress], index) => {
+/**
+ * Enrolls the demo student with some progress: the first lessons of each course completed (as many as the demo's
+ * share), so the progress the students area derives from lesson_progress agrees with the enrollment's percent.
+ */
+async function enrollStudent(
+  trx: Trx,
+  now: number,
+  studentId: string,
+  courses: Map<string, { id: string; lessonIds: string[] }>,
+) {
+  const completions: LessonProgressTable[] = [];
+  const rows: EnrollmentsTable[] = DEMO_ENROLLMENTS.map(([title, share], index) => {
     const course = courses.get(title);
     if (!course) throw new Error(`demo content: no course "${title}" to enroll in`);
     const enrolledMs = now - (35 - index * 10) * DAY_MS;
+    const total = course.lessonIds.length;
+    const done = Math.round((share * total) / 100);
+    for (const [i, lessonId] of course.lessonIds.slice(0, done).entries()) {
+      completions.push({
+        user_id: studentId,
+        lesson_id: lessonId,
+        course_id: course.id,
+        completed_at: new Date(enrolledMs + (i + 1) * 3_600_000).toISOString(),
+      });
+    }
+    const complete = total > 0 && done === total;
     return {
       id: newId('enr', enrolledMs),
       course_id: course.id,
       user_id: studentId,
       source: 'manual',
-      status: progress === 100 ? 'completed' : 'active',
+      status: complete ? 'completed' : 'active',
       enrolled_at: new Date(enrolledMs).toISOString(),
       expires_at: null,
-      completed_at: progress === 100 ? new Date(enrolledMs + 14 * DAY_MS).toISOString() : null,
-      progress_percent: progress,
+      completed_at: complete ? new Date(enrolledMs + done * 3_600_000).toISOString() : null,
+      progress_percent: total === 0 ? 0 : Math.floor((done * 100) / total),
     };
   });
   await trx.insertInto('enrollments').values(rows).execute();
+  if (completions.length) await trx.insertInto('lesson_progress').values(completions).execute();
 }
 
 async function insertPages(trx: Trx, now: number) {
