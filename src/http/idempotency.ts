@@ -71,7 +71,11 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
       try {
         const result = await handler.call(this, request, reply);
         const recorded = request.idempotency?.response;
-        return recorded === undefined ? result : reply.type('application/json; charset=utf-8').send(recorded);
+        // A handler that sent its answer itself (reply.code(201).send(…)) sent what `record` serialized; sending the
+        // record again would only log "Reply was already sent".
+        return recorded === undefined || reply.sent
+          ? result
+          : reply.type('application/json; charset=utf-8').send(recorded);
       } catch (error) {
         // A parallel request with the key won: it committed the key first (KeyTaken), or its write made this one
         // fail on its own terms (the slug it just took, say). Answer as it did, or 409 if it was another request.

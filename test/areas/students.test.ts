@@ -207,6 +207,10 @@ for (const engine of engines) {
       assert.equal(replay.status, 201);
       assert.equal(replay.headers.get('idempotent-replayed'), 'true');
       assert.equal(replay.body.id, first.body.id);
+      assert.ok(
+        !server.logs.some((line) => line.includes('FST_ERR_REP_ALREADY_SENT')),
+        'an answer recorded for its key is sent once',
+      );
     });
 
     test('update: name and e-mail; a taken e-mail is 409; staff accounts are 404; blank or empty is 400', async () => {
