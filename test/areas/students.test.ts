@@ -592,6 +592,22 @@ for (const engine of engines) {
       const unnamed = ok<Student>(await staff.get(`/api/v1/students/${done.results[0]?.student_id}`));
       assert.equal(unnamed.name, `${tag}.0`);
 
+      // A worker lost after recording half the rows: the job runs again and carries on after them, enrolling nobody twice.
+      await server.database.db
+        .updateTable('jobs')
+        .set({
+          status: 'queued',
+          result: null,
+          progress: JSON.stringify({ done: 500, total: 1000, results: done.results.slice(0, 500) }),
+        })
+        .where('id', '=', accepted.body.id)
+        .execute();
+      await server.services.jobs.runDue();
+      const resumed = ok<Bulk>(await staff.get(`/api/v1/students/bulk-enrollments/${accepted.body.id}`));
+      assert.equal(resumed.status, 'succeeded');
+      assert.deepEqual(resumed.results.slice(0, 500), done.results.slice(0, 500), 'recorded rows are not run again');
+      assert.ok(resumed.results.slice(500).every((r) => r.status === 'already_enrolled'));
+
       // The same rows again (another key: another job): nobody is enrolled twice.
       const rerun = ok<Bulk>(await staff.post('/api/v1/students/bulk-enrollments', { rows }), 202);
       await server.services.jobs.runDue();
