@@ -228,7 +228,23 @@ export type JobsTable = {
   updated_at: Timestamp;
 };
 
+export type CertificatesTable = {
+  id: string;
+  /** The secret part of the public verification URL. */
+  code: string;
+  user_id: string;
+  course_id: string;
+  /** As they were when the certificate was issued. */
+  recipient_name: string;
+  course_title: string;
+  issued_at: Timestamp;
+  revoked_at: Timestamp | null;
+  revoked_reason: string | null;
+  created_at: Timestamp;
+};
+
 export type Tables = {
+  certificates: CertificatesTable;
   jobs: JobsTable;
   idempotency_keys: IdempotencyKeysTable;
   lecturers: LecturersTable;
