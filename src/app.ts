@@ -51,6 +51,7 @@ import { registerAssetRoutes } from './web/assets.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { registerHomePage } from './web/home-page.ts';
 import { pageRenderer, requestPageContext } from './web/page-context.ts';
+import { registerCertificatePages } from './web/pages/certificate-page.ts';
 import { registerPostPages } from './web/post-page.ts';
 import { registerSetupPage } from './web/setup-page.ts';
 import { registerSignInPages } from './web/signin-page.ts';
@@ -278,6 +279,12 @@ export async function buildApp(deps: AppDeps) {
     });
     registerAccountAppsPage(pages, { apps: connectedApps, render });
     registerPostPages(pages, { posts: areas.posts, comments: areas.comments, render });
+    registerCertificatePages(pages, {
+      certificates: areas.certificates,
+      school: () => school.get(db),
+      baseUrl: config.BASE_URL,
+      render,
+    });
   });
 
   return {

@@ -7,6 +7,9 @@ import { accountStore } from './account/store.ts';
 import { appearanceRoutes } from './appearance/routes.ts';
 import { appearanceService } from './appearance/service.ts';
 import { appearanceStore } from './appearance/store.ts';
+import { certificatesRoutes } from './certificates/routes.ts';
+import { certificatesService } from './certificates/service.ts';
+import { certificatesStore } from './certificates/store.ts';
 import { commentsRoutes } from './comments/routes.ts';
 import { commentsService } from './comments/service.ts';
 import { commentsStore } from './comments/store.ts';
@@ -53,6 +56,7 @@ export function buildAreas(
   const pages = pagesService({ ...deps, store: pagesStore() });
   const posts = postsService({ ...deps, store: postsStore(), onChange: deps.onCatalogChange });
   const comments = commentsService({ ...deps, store: commentsStore(), posts, curriculum });
+  const certificates = certificatesService({ ...deps, store: certificatesStore() });
   const account = accountService({
     ...deps,
     store: accountStore(),
@@ -63,10 +67,23 @@ export function buildAreas(
     ...deps,
     store: studentsStore(),
     curriculum,
+    certificates,
     mail: deps.studentMail,
     onAccessChange: deps.onAccessChange,
   });
-  return { courses, curriculum, lecturers, school, appearance, pages, posts, comments, account, students };
+  return {
+    courses,
+    curriculum,
+    lecturers,
+    school,
+    appearance,
+    pages,
+    posts,
+    comments,
+    certificates,
+    account,
+    students,
+  };
 }
 
 export type Areas = ReturnType<typeof buildAreas>;
@@ -80,6 +97,7 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   pagesRoutes(api, areas.pages);
   postsRoutes(api, areas.posts);
   commentsRoutes(api, areas.comments);
+  certificatesRoutes(api, areas.certificates);
   accountRoutes(api, areas.account);
   studentsRoutes(api, areas.students);
 }

@@ -136,8 +136,21 @@ export type LessonsTable = {
   is_preview: Flag;
   position: number;
   status: 'draft' | 'published';
+  /** JSON (curriculum/quiz.ts QuizInput) on quiz lessons, else null. */
+  quiz: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+};
+
+export type QuizAttemptsTable = {
+  id: string;
+  lesson_id: string;
+  user_id: string;
+  /** JSON: for each question, the indexes of the choices picked. */
+  answers: string;
+  score_percent: number;
+  passed: Flag;
+  created_at: Timestamp;
 };
 
 export type EnrollmentsTable = {
@@ -236,7 +249,24 @@ export type JobsTable = {
   updated_at: Timestamp;
 };
 
+export type CertificatesTable = {
+  id: string;
+  /** The secret part of the public verification URL. */
+  code: string;
+  user_id: string;
+  course_id: string;
+  /** As they were when the certificate was issued. */
+  recipient_name: string;
+  course_title: string;
+  issued_at: Timestamp;
+  revoked_at: Timestamp | null;
+  revoked_reason: string | null;
+  created_at: Timestamp;
+};
+
 export type Tables = {
+  certificates: CertificatesTable;
+  quiz_attempts: QuizAttemptsTable;
   jobs: JobsTable;
   idempotency_keys: IdempotencyKeysTable;
   lecturers: LecturersTable;

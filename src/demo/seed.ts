@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Appearance } from '../areas/appearance/schema.ts';
 import { appearanceStore } from '../areas/appearance/store.ts';
 import { coursesStore } from '../areas/courses/store.ts';
+import type { QuizInput } from '../areas/curriculum/quiz.ts';
 import { schoolStore } from '../areas/school/store.ts';
 import { slugify } from '../areas/slugs.ts';
 import { type Clock, systemClock } from '../db/clock.ts';
@@ -240,12 +241,7 @@ function lessonBody(course: DemoCourse, [title, type, minutes]: DemoLesson): str
     case 'download':
       return `${title}: print it or keep it open beside you while you work through ${course.title}.`;
     case 'quiz':
-      return [
-        title,
-        '1. Which idea from this section would you explain to a friend first?',
-        '2. What would you do differently next time?',
-        '3. Which lesson do you want to revisit?',
-      ].join('\n\n');
+      return `${title}: three quick questions on this section. You need two right to pass; try as often as you like.`;
     case 'embed':
       return `${title}: an interactive exercise. Follow its instructions, then compare with the next lesson.`;
     default:
@@ -255,6 +251,32 @@ function lessonBody(course: DemoCourse, [title, type, minutes]: DemoLesson): str
         'Read it once, then try the short exercise at the end before you continue.',
       ].join('\n\n');
   }
+}
+
+/** Three questions any section can ask: about the course itself and about how to learn it. */
+function demoQuiz(course: DemoCourse): QuizInput {
+  return {
+    pass_percent: 66,
+    max_attempts: null,
+    questions: [
+      {
+        prompt: `Which course is this quiz part of?`,
+        choices: [course.title, 'A course on something else', 'None of them'],
+        answers: [0],
+      },
+      {
+        prompt: 'What helps most when a step does not work the first time?',
+        choices: ['Skipping it', 'Trying it again slowly', 'Asking what went wrong', 'Giving up'],
+        answers: [1, 2],
+        explanation: 'Going slower and asking why both help; skipping leaves a gap.',
+      },
+      {
+        prompt: 'How often should you practise?',
+        choices: ['A little, every day', 'Once a year'],
+        answers: [0],
+      },
+    ],
+  };
 }
 
 async function insertCourse(
@@ -316,6 +338,7 @@ async function insertCourse(
         is_preview: lesson[3] ? 1 : 0,
         position,
         status,
+        quiz: lesson[1] === 'quiz' ? JSON.stringify(demoQuiz(course)) : null,
         created_at: created,
         updated_at: created,
       });

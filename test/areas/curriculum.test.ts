@@ -105,6 +105,62 @@ for (const engine of engines) {
         .execute();
     };
 
+    test('quiz lessons: questions checked and stored, answers shown to staff only, needed to publish', async () => {
+      const c = await course();
+      const s = await section(c.id, {}, true);
+      const quiz = {
+        pass_percent: 50,
+        questions: [
+          { prompt: 'Two plus two?', choices: ['3', '4'], answers: [1], explanation: 'Count them.' },
+          { prompt: 'Primary colours?', choices: ['Red', 'Green', 'Blue'], answers: [0, 2] },
+        ],
+      };
+      const bare = await lesson(s.id, { type: 'quiz', body: 'Intro' });
+      const refused = await staff.post<{ error: string }>(`/api/v1/lessons/${bare.id}/publish`);
+      assert.equal(refused.status, 409);
+      assert.match(JSON.stringify(refused.body), /needs its questions/);
+
+      const made = await lesson(s.id, { type: 'quiz', body: 'Intro', quiz }, true);
+      const asStaff = ok<Lesson & { quiz: Record<string, unknown> }>(await staff.get(`/api/v1/lessons/${made.id}`));
+      assert.deepEqual(asStaff.quiz, {
+        pass_percent: 50,
+        max_attempts: null,
+        questions: [
+          { prompt: 'Two plus two?', choices: ['3', '4'], multiple: false, answers: [1], explanation: 'Count them.' },
+          { prompt: 'Primary colours?', choices: ['Red', 'Green', 'Blue'], multiple: true, answers: [0, 2] },
+        ],
+      });
+      assert.equal(ok<Lesson & { quiz: unknown }>(await enrolledApi.get(`/api/v1/lessons/${made.id}`)).quiz, null);
+      await enroll(c.id, enrolled);
+      const asStudent = ok<Lesson & { quiz: { questions: Record<string, unknown>[] } }>(
+        await enrolledApi.get(`/api/v1/lessons/${made.id}`),
+      );
+      assert.deepEqual(asStudent.quiz.questions[1], {
+        prompt: 'Primary colours?',
+        choices: ['Red', 'Green', 'Blue'],
+        multiple: true,
+      });
+
+      const outOfRange = await staff.patch<{ errors: { field: string }[] }>(`/api/v1/lessons/${made.id}`, {
+        quiz: { ...quiz, questions: [{ prompt: 'Q', choices: ['a', 'b'], answers: [2] }] },
+      });
+      assert.equal(outOfRange.status, 400);
+      assert.equal(outOfRange.body.errors[0]?.field, 'quiz.questions.0.answers');
+      const onText = await staff.post<{ errors: { field: string }[] }>(`/api/v1/sections/${s.id}/lessons`, {
+        title: 'Text with a quiz',
+        quiz,
+      });
+      assert.equal(onText.status, 400);
+      assert.equal(onText.body.errors[0]?.field, 'quiz');
+      const published = await staff.patch(`/api/v1/lessons/${made.id}`, { quiz: null });
+      assert.equal(published.status, 409, 'a published quiz keeps its questions');
+      const draft = await lesson(s.id, { type: 'quiz', quiz });
+      const retyped = ok<Lesson & { quiz: unknown }>(
+        await staff.patch(`/api/v1/lessons/${draft.id}`, { type: 'text' }),
+      );
+      assert.equal(retyped.quiz, null, 'another type drops the questions');
+    });
+
     test('sections: create at the end or at a position, get, list in order (by course id or slug)', async () => {
       const c = await course();
       const a = await section(c.id, { title: 'Alpha' });

@@ -417,6 +417,14 @@ for (const engine of engines) {
       assert.equal(enrollment?.status, 'completed');
       assert.equal(enrollment?.progress_percent, 100);
       assert.equal(enrollment?.completed_at, last.completed_at);
+      const certificates = ok<{ data: { course_id: string; status: string }[] }>(
+        await stuApi.get(`/api/v1/certificates?course_id=${c.id}`),
+      );
+      assert.deepEqual(
+        certificates.data.map((x) => x.status),
+        ['valid'],
+        'the completing transaction issued the certificate',
+      );
       const completedFilter = await listAll<Student>(
         staff,
         `/api/v1/students?course_id=${c.id}&enrollment_status=completed`,

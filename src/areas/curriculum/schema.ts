@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { HttpUrl, Id, IdParams, Page, Timestamp } from '../../http/schemas.ts';
+import { Quiz, QuizInput } from './quiz.ts';
 
 /** A course holds at most this many sections and a section this many lessons, so their lists need no cursor. */
 export const MAX_SECTIONS_PER_COURSE = 100;
@@ -119,6 +120,9 @@ export const Lesson = Type.Object(
       description: 'true when the caller may not see the body yet: enroll in the course, or wait until available_at',
     }),
     available_at: AvailableAt,
+    quiz: Type.Union([Quiz, Type.Null()], {
+      description: 'A quiz lesson’s questions (answers shown to staff only); null when locked or not a quiz',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -131,8 +135,9 @@ export const LessonCreate = Type.Object(
     title: Title,
     type: Type.Optional(LessonType),
     body: Type.Optional(
-      Type.String({ maxLength: 100_000, description: 'Text, quiz definition or embed code, by type' }),
+      Type.String({ maxLength: 100_000, description: 'Text, a quiz’s introduction, or embed code, by type' }),
     ),
+    quiz: Type.Optional(Type.Union([QuizInput, Type.Null()], { description: 'The questions of a quiz lesson' })),
     asset_url: Type.Optional(
       Type.Union([HttpUrl, Type.Null()], { description: 'The video, audio, pdf or download file' }),
     ),

@@ -5,6 +5,7 @@ import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { CoursesService } from '../courses/service.ts';
 import type { AreaDeps } from '../deps.ts';
+import { type QuizInput, quizProblem, quizView } from './quiz.ts';
 import {
   type DripInput,
   type Lesson,
@@ -115,6 +116,7 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
         status: row.status,
         locked,
         available_at: hold?.toISOString() ?? null,
+        quiz: locked || row.quiz === null ? null : quizView(JSON.parse(row.quiz) as QuizInput, access.staff),
         created_at: row.created_at,
         updated_at: row.updated_at,
       };
@@ -181,13 +183,27 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
     return position;
   }
 
+  /** A lesson's quiz as stored, after the checks its schema cannot make. */
+  function storedQuiz(type: LessonsTable['type'], quiz: QuizInput | null): string | null {
+    if (quiz === null) return null;
+    if (type !== 'quiz') {
+      throw errors.invalidRequest(`Only quiz lessons have questions; this lesson's type is ${type}.`, [
+        { field: 'quiz', code: 'not_a_quiz', message: 'Set type to "quiz", or leave quiz out.' },
+      ]);
+    }
+    const problem = quizProblem(quiz);
+    if (problem) throw errors.invalidRequest(problem.message, [{ ...problem, code: 'out_of_range' }]);
+    return JSON.stringify(quiz);
+  }
+
   /** Why a lesson cannot be published as it is, if it cannot. */
-  function contentProblem(row: Pick<LessonsTable, 'type' | 'body' | 'asset_url'>): string | undefined {
+  function contentProblem(row: Pick<LessonsTable, 'type' | 'body' | 'asset_url' | 'quiz'>): string | undefined {
     const hasBody = row.body.trim() !== '';
     switch (row.type) {
       case 'text':
+        return hasBody ? undefined : 'A text lesson needs a body before it can be published; set body.';
       case 'quiz':
-        return hasBody ? undefined : `A ${row.type} lesson needs a body before it can be published; set body.`;
+        return row.quiz ? undefined : 'A quiz lesson needs its questions before it can be published; set quiz.';
       case 'embed':
         return hasBody || row.asset_url ? undefined : 'An embed lesson needs a body (embed code) or an asset_url.';
       default:
@@ -458,6 +474,7 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
           is_preview: input.is_preview ? 1 : 0,
           position,
           status: 'draft',
+          quiz: storedQuiz(input.type ?? 'text', input.quiz ?? null),
           created_at: at,
           updated_at: at,
         };
@@ -477,6 +494,11 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
       if (input.duration_s !== undefined) changes.duration_s = input.duration_s;
       if (input.is_preview !== undefined) changes.is_preview = input.is_preview ? 1 : 0;
       return withLesson(id, async (trx, row) => {
+        const type = changes.type ?? row.type;
+        // Changing a quiz lesson's type drops its questions; a quiz given to another type is refused.
+        if (input.quiz !== undefined || type !== row.type) {
+          changes.quiz = input.quiz !== undefined ? storedQuiz(type, input.quiz) : type === 'quiz' ? row.quiz : null;
+        }
         const next = { ...row, ...changes };
         const problem = row.status === 'published' ? contentProblem(next) : undefined;
         if (problem) {

@@ -2,6 +2,7 @@ import type { Clock } from '../../db/clock.ts';
 import type { Db, EnrollmentsTable, Executor } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
+import type { CertificatesService } from '../certificates/service.ts';
 import type { CurriculumService } from '../curriculum/service.ts';
 import type { EnrollmentRules } from './enrollments.ts';
 import type { Progress } from './schema.ts';
@@ -19,14 +20,16 @@ const opens = (row: Pick<EnrollmentsTable, 'status' | 'expires_at'>, now: string
  * curriculum area lets in (`lessonAccess`: the lesson and its section are published, the course is visible to them,
  * they hold an active or completed enrollment within its expiry, and drip has opened the lesson) — the same rule
  * whether the student completes it themselves or staff mark it for them. Completing the last counted lesson
- * completes the enrollment (status completed, completed_at) in the same transaction; enrollments.progress_percent is
- * rewritten at each completion. Lessons published later lower the live percent but do not reopen a completed enrollment.
+ * completes the enrollment (status completed, completed_at) and issues its certificate in the same transaction;
+ * enrollments.progress_percent is rewritten at each completion. Lessons published later lower the live percent but do
+ * not reopen a completed enrollment.
  */
 export function progressRules(deps: {
   db: Db;
   clock: Clock;
   store: StudentsStore;
   curriculum: CurriculumService;
+  certificates: Pick<CertificatesService, 'issue'>;
   enrollments: EnrollmentRules;
 }) {
   const { db, clock, store } = deps;
@@ -99,6 +102,7 @@ export function progressRules(deps: {
           changes.completed_at = at;
         }
         await store.updateEnrollment(trx, row.id, changes);
+        if (changes.status === 'completed') await deps.certificates.issue(trx, student.id, courseId);
         return changes.status ? progressOf(trx, student.id, courseId) : progress;
       });
     },

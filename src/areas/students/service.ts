@@ -5,6 +5,7 @@ import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
+import type { CertificatesService } from '../certificates/service.ts';
 import type { CurriculumService } from '../curriculum/service.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
@@ -55,6 +56,8 @@ export function studentsService(
   deps: AreaDeps & {
     store: StudentsStore;
     curriculum: CurriculumService;
+    /** Issues the certificate of a course completed, in the completing transaction. */
+    certificates: Pick<CertificatesService, 'issue'>;
     mail: StudentMail;
     /** Tells every instance that whose tokens are valid changed (drop validated-token caches). */
     onAccessChange: () => void;
@@ -64,7 +67,14 @@ export function studentsService(
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('student');
   const enrollments = enrollmentRules({ db, clock, store, mail: deps.mail });
-  const progress = progressRules({ db, clock, store, curriculum: deps.curriculum, enrollments });
+  const progress = progressRules({
+    db,
+    clock,
+    store,
+    curriculum: deps.curriculum,
+    certificates: deps.certificates,
+    enrollments,
+  });
 
   /** The student `key` names (a usr_… id, or "me") if the caller may see them; else 404. */
   async function visibleStudent(principal: Principal, key: string) {

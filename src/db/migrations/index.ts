@@ -6,6 +6,8 @@ import { lecturerUserUnique } from './004_lecturer_user_unique.ts';
 import { textSearch } from './005_text_search.ts';
 import { jobs } from './006_jobs.ts';
 import { students } from './008_students.ts';
+import { certificates } from './010_certificates.ts';
+import { quizzes } from './011_quizzes.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +18,8 @@ const migrations: Record<string, Migration> = {
   '005_text_search': textSearch,
   '006_jobs': jobs,
   '008_students': students,
+  '010_certificates': certificates,
+  '011_quizzes': quizzes,
 };
 
 export const migrationProvider: MigrationProvider = {
