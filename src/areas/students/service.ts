@@ -111,16 +111,18 @@ export function studentsService(
     return row;
   }
 
+  const blankName = () =>
+    errors.invalidRequest('name: must not be only spaces.', [
+      { field: 'name', code: 'blank', message: 'Give a name.' },
+    ]);
+
   const staffEmail = () =>
     errors.conflict('This e-mail belongs to a staff account; a student needs an address of their own.');
 
   async function upsert(input: StudentCreate, also?: AlsoWrite) {
     const email = normalizeEmail(input.email);
     const name = input.name.trim();
-    if (!name)
-      throw errors.invalidRequest('name: must not be blank.', [
-        { field: 'name', code: 'blank', message: 'Give a name.' },
-      ]);
+    if (!name) throw blankName();
     return db.transaction().execute(async (trx) => {
       const existing = await store.findUserByEmail(trx, email);
       if (existing && existing.role !== 'student') throw staffEmail();
@@ -182,10 +184,7 @@ export function studentsService(
       const changes: Partial<UsersTable> = { updated_at: now() };
       if (input.name !== undefined) {
         changes.name = input.name.trim();
-        if (!changes.name)
-          throw errors.invalidRequest('name: must not be blank.', [
-            { field: 'name', code: 'blank', message: 'Give a name.' },
-          ]);
+        if (!changes.name) throw blankName();
       }
       if (input.email !== undefined) changes.email = normalizeEmail(input.email);
       try {
