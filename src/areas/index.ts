@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { EmailVerificationService } from '../identity/email-verification.ts';
 import type { SessionService } from '../identity/sessions.ts';
+import type { AccountMail } from '../mail/account-mail.ts';
 import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
 import { accountRoutes } from './account/routes.ts';
 import { accountService } from './account/service.ts';
@@ -20,6 +22,9 @@ import type { AreaDeps } from './deps.ts';
 import { lecturersRoutes } from './lecturers/routes.ts';
 import { lecturersService } from './lecturers/service.ts';
 import { lecturersStore } from './lecturers/store.ts';
+import { outboxRoutes } from './outbox/routes.ts';
+import { outboxService } from './outbox/service.ts';
+import { outboxReadStore } from './outbox/store.ts';
 import { pagesRoutes } from './pages/routes.ts';
 import { pagesService } from './pages/service.ts';
 import { pagesStore } from './pages/store.ts';
@@ -32,7 +37,13 @@ import { schoolStore } from './school/store.ts';
 
 /** The one list of API areas: each is built from its store and service here and registers its routes. */
 export function buildAreas(
-  deps: AreaDeps & { sessions: SessionService; connectedApps: ConnectedAppsService; onCatalogChange: () => void },
+  deps: AreaDeps & {
+    sessions: SessionService;
+    connectedApps: ConnectedAppsService;
+    onCatalogChange: () => void;
+    mail: AccountMail;
+    verification: EmailVerificationService;
+  },
 ) {
   const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange });
   const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses });
@@ -47,8 +58,11 @@ export function buildAreas(
     store: accountStore(),
     sessions: deps.sessions,
     connectedApps: deps.connectedApps,
+    mail: deps.mail,
+    verification: deps.verification,
   });
-  return { courses, curriculum, lecturers, school, appearance, pages, posts, comments, account };
+  const outbox = outboxService({ ...deps, store: outboxReadStore() });
+  return { courses, curriculum, lecturers, school, appearance, pages, posts, comments, account, outbox };
 }
 
 export type Areas = ReturnType<typeof buildAreas>;
@@ -63,4 +77,5 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   postsRoutes(api, areas.posts);
   commentsRoutes(api, areas.comments);
   accountRoutes(api, areas.account);
+  outboxRoutes(api, areas.outbox);
 }
