@@ -112,14 +112,12 @@ for (const engine of engines) {
     test('an enrollment confirmation links to the course', async () => {
       const seen = smtp.received.length;
       const user = { id: newId('usr'), email: 'enzo@school.test', name: 'Enzo' };
-      await server.database.db
-        .transaction()
-        .execute((trx) =>
-          server.services.mail.enrollmentConfirmed(trx, {
-            user,
-            course: { title: 'Sailing & <Knots>', slug: 'sailing-knots' },
-          }),
-        );
+      await server.database.db.transaction().execute((trx) =>
+        server.services.mail.enrollmentConfirmed(trx, {
+          user,
+          course: { title: 'Sailing & <Knots>', slug: 'sailing-knots' },
+        }),
+      );
       await server.services.jobs.runDue();
       await smtp.waitFor(seen + 1);
       const message = smtp.received.at(-1);

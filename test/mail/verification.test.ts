@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
+import { authorizeThroughForms, authorizeUrl, pkce, registerClient, tokenRequest } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { linkIn, startSmtpServer } from '../support/smtp.ts';
 import { completeSetup, csrfOf, OWNER, WebClient } from '../support/web-client.ts';
@@ -131,6 +132,44 @@ for (const engine of engines) {
       assert.equal((await browser.get(fresh)).status, 200);
       assert.match((await browser.get('/verify-email')).text, /Your address larry@school\.test is confirmed/);
       assert.equal((await new WebClient(server.url).postForm('/verify-email', {})).status, 403, 'CSRF');
+    });
+
+    test('the ID token carries email_verified as the column says', async () => {
+      const idTokenClaims = async () => {
+        const client = await registerClient(server.url, 44000, { client_name: 'ID token reader' });
+        const { verifier, challenge } = pkce();
+        const redirect = 'http://127.0.0.1:44000/callback';
+        const result = await authorizeThroughForms(
+          new WebClient(server.url),
+          authorizeUrl(server.url, {
+            response_type: 'code',
+            client_id: client.client_id,
+            redirect_uri: redirect,
+            scope: 'openid email',
+            code_challenge: challenge,
+            code_challenge_method: 'S256',
+          }),
+          student,
+        );
+        const tokens = await tokenRequest(server.url, {
+          grant_type: 'authorization_code',
+          code: result.location.searchParams.get('code') ?? '',
+          redirect_uri: redirect,
+          client_id: client.client_id,
+          code_verifier: verifier,
+        });
+        const payload = String(tokens.body.id_token).split('.')[1] ?? '';
+        return JSON.parse(Buffer.from(payload, 'base64url').toString()) as { email: string; email_verified: boolean };
+      };
+      const verified = await idTokenClaims();
+      assert.equal(verified.email, student.email);
+      assert.equal(verified.email_verified, true);
+      await server.database.db
+        .updateTable('users')
+        .set({ email_verified: 0 })
+        .where('email', '=', student.email)
+        .execute();
+      assert.equal((await idTokenClaims()).email_verified, false);
     });
 
     test('sendVerificationEmail needs account:write', async () => {

@@ -184,6 +184,14 @@ for (const engine of engines) {
       assert.equal(rows.length, 3);
     });
 
+    test('past 20 requests an hour from one client address, the form answers 429 with Retry-After', async () => {
+      let answer = await forgot('someone@school.test');
+      for (let i = 0; i < 25 && answer.status === 200; i++) answer = await forgot(`someone${i}@school.test`);
+      assert.equal(answer.status, 429);
+      assert.ok(Number(answer.headers.get('retry-after')) > 0);
+      assert.match(answer.text, /Too many attempts/);
+    });
+
     test('no link, token or message body reaches the logs', async () => {
       await server.services.jobs.runDue();
       const logs = server.logs.join('\n');
