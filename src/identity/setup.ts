@@ -112,7 +112,6 @@ export function setupService(deps: {
           updated_at: now,
         });
         const owner = { id: newId('usr'), email: normalizeEmail(form.owner_email), name: form.owner_name.trim() };
-        const ownerId = owner.id;
         await users.insert(trx, {
           ...owner,
           role: 'owner',
@@ -125,7 +124,7 @@ export function setupService(deps: {
         await deps.mail.verifyEmail(trx, owner);
         // Every other outstanding link dies with this one.
         await trx.updateTable('setup_tokens').set({ used_at: now }).where('used_at', 'is', null).execute();
-        return { ownerId };
+        return { ownerId: owner.id };
       });
     },
   };
