@@ -7,7 +7,6 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { JWK } from 'oidc-provider';
 import { buildAreas, registerAreaRoutes } from './areas/index.ts';
 import { schoolStore } from './areas/school/store.ts';
-import { noStudentMail } from './areas/students/mail.ts';
 import type { Invalidations } from './cluster/invalidations.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './db/clock.ts';
@@ -25,11 +24,17 @@ import { loggerOptions } from './http/logging.ts';
 import { installResponseCache, responseCache } from './http/response-cache.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installValidators } from './http/validation.ts';
+import { emailVerificationService } from './identity/email-verification.ts';
+import { passwordResetService } from './identity/password-reset.ts';
 import { sessionService } from './identity/sessions.ts';
 import { setupService } from './identity/setup.ts';
 import { signInService } from './identity/signin.ts';
+import { userTokensStore } from './identity/user-tokens-store.ts';
 import { usersStore } from './identity/users-store.ts';
 import { jobQueue } from './jobs/queue.ts';
+import { accountMail } from './mail/account-mail.ts';
+import { mailOutbox } from './mail/outbox.ts';
+import { smtpTransport } from './mail/smtp.ts';
 import { agentDocuments } from './mcp/documents.ts';
 import { operationCaller } from './mcp/operation-calls.ts';
 import { operationTools } from './mcp/operation-tools.ts';
@@ -52,10 +57,12 @@ import { renderErrorPage } from './web/error-page.ts';
 import { registerHomePage } from './web/home-page.ts';
 import { pageRenderer, requestPageContext } from './web/page-context.ts';
 import { registerCertificatePages } from './web/pages/certificate-page.ts';
+import { registerPasswordPages } from './web/password-pages.ts';
 import { registerPostPages } from './web/post-page.ts';
 import { registerSetupPage } from './web/setup-page.ts';
 import { registerSignInPages } from './web/signin-page.ts';
 import { registerSignUpPage } from './web/signup-page.ts';
+import { registerVerifyEmailPage } from './web/verify-email-page.ts';
 import { browserSessions, registerViewer, sessionCookie } from './web/viewer.ts';
 
 const APP_VERSION = '0.1.0';
@@ -150,7 +157,37 @@ export async function buildApp(deps: AppDeps) {
   const users = usersStore();
   const school = schoolStore();
   const sessions = sessionService({ db, clock, ttlHours: config.SESSION_TTL_HOURS });
-  const setup = setupService({ db, clock, users, school });
+  const jobs = jobQueue({
+    db,
+    engine: config.database.engine,
+    clock,
+    log: (message, fields) => app.log.warn(fields, message),
+  });
+  const transport = config.SMTP_URL ? smtpTransport(config.SMTP_URL) : undefined;
+  if (transport) app.addHook('onClose', async () => transport.close());
+  const outbox = mailOutbox({
+    db,
+    clock,
+    jobs,
+    transport,
+    from: async () =>
+      config.MAIL_FROM || {
+        name: (await school.get(db))?.name ?? 'Lyceum',
+        address: `no-reply@${new URL(config.BASE_URL).hostname}`,
+      },
+    log: (message, fields) => app.log.warn(fields, message),
+  });
+  const userTokens = userTokensStore();
+  const mail = accountMail({
+    outbox,
+    tokens: userTokens,
+    clock,
+    baseUrl: config.BASE_URL,
+    schoolName: async (ex) => (await school.get(ex))?.name,
+  });
+  const passwordReset = passwordResetService({ db, clock, users, tokens: userTokens, mail, sessions, limiter });
+  const verification = emailVerificationService({ db, clock, users, tokens: userTokens, mail });
+  const setup = setupService({ db, clock, users, school, mail });
   const signin = signInService({
     db,
     clock,
@@ -159,6 +196,7 @@ export async function buildApp(deps: AppDeps) {
     limiter,
     maxFailures: config.SIGNIN_MAX_FAILURES,
     windowSeconds: config.SIGNIN_WINDOW_SECONDS,
+    mail,
   });
   const cookie_ = sessionCookie(config.COOKIE_SECURE);
   const browser = browserSessions({ sessions, cookie: cookie_ });
@@ -190,12 +228,6 @@ export async function buildApp(deps: AppDeps) {
   const connectedApps = connectedAppsService({ db, onRevoke: () => deps.invalidations.publish('tokens') });
 
   const responses = responseCache({ ttlMs: config.LIST_CACHE_MS });
-  const jobs = jobQueue({
-    db,
-    engine: config.database.engine,
-    clock,
-    log: (message, fields) => app.log.warn(fields, message),
-  });
   const areas = buildAreas({
     db,
     clock,
@@ -205,8 +237,8 @@ export async function buildApp(deps: AppDeps) {
     connectedApps,
     onCatalogChange: () => deps.invalidations.publish('catalog'),
     onAccessChange: () => deps.invalidations.publish('tokens'),
-    // Sends nothing yet: the mail module replaces it with invitations and enrollment confirmations.
-    studentMail: noStudentMail,
+    mail,
+    verification,
   });
 
   registerHealthRoutes(app, { database });
@@ -271,6 +303,8 @@ export async function buildApp(deps: AppDeps) {
     registerSetupPage(pages, { setup, browser, render });
     registerSignInPages(pages, { signin, browser, render });
     registerSignUpPage(pages, { signin, browser, render });
+    registerPasswordPages(pages, { reset: passwordReset, browser, render });
+    registerVerifyEmailPage(pages, { verification, render });
     registerInteractionRoutes(pages, {
       provider,
       render,
@@ -302,6 +336,11 @@ export async function buildApp(deps: AppDeps) {
       mcp,
       documents,
       jobs,
+      /** Account messages for other areas: invitations and enrollment confirmations (see mail/account-mail.ts). */
+      mail,
+      outbox,
+      passwordReset,
+      verification,
       invalidations: deps.invalidations,
     },
     routes,

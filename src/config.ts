@@ -133,6 +133,18 @@ export const ConfigSchema = Type.Object(
       description:
         'How often each instance looks for due background jobs (e-mail delivery, bulk enrollment, scheduled posts), in milliseconds. Jobs are rows in the database: any instance may run one, exactly one does.',
     }),
+    SMTP_URL: Type.String({
+      default: '',
+      pattern: '^(smtps?://\\S+)?$',
+      description:
+        'Where e-mail is sent: `smtp://user:pass@host:587` (STARTTLS when the server offers it) or `smtps://…:465` (TLS). Unset: nothing is delivered; every message is kept in the outbox (`GET /api/v1/outbox`, the owner) and the server says so at start.',
+    }),
+    MAIL_FROM: Type.String({
+      default: '',
+      pattern: '^([^<>\\r\\n]*<[^\\s@<>]+@[^\\s@<>]+>|[^\\s@<>]+@[^\\s@<>]+)?$',
+      description:
+        "Sender of the school's e-mail: `school@example.org` or `Example School <school@example.org>`. Defaults to the school's name and `no-reply@` the host of BASE_URL.",
+    }),
     DOCS_CACHE_SECONDS: Type.Integer({
       minimum: 0,
       maximum: 3600,

@@ -76,6 +76,11 @@ export async function startServer(
       "BASE_URL is a loopback IP address: browsers send this school's cookies to the apps' loopback redirect listeners too. Fine on your own machine; for shared use, serve the school under a host name (BASE_URL=https://school.example).",
     );
   }
+  if (!services.outbox.delivers) {
+    app.log.warn(
+      'Mail is not being delivered: SMTP_URL is not set. Messages (password resets, invitations, confirmations) are kept in the outbox; the owner reads them with GET /api/v1/outbox (scope school:read).',
+    );
+  }
   const setupToken = await services.setup.issueToken();
   if (setupToken) {
     const base = config.BASE_URL.replace(/:0$/, `:${port}`);

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { EmailVerificationService } from '../identity/email-verification.ts';
 import type { SessionService } from '../identity/sessions.ts';
+import type { AccountMail } from '../mail/account-mail.ts';
 import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
 import { accountRoutes } from './account/routes.ts';
 import { accountService } from './account/service.ts';
@@ -23,6 +25,9 @@ import type { AreaDeps } from './deps.ts';
 import { lecturersRoutes } from './lecturers/routes.ts';
 import { lecturersService } from './lecturers/service.ts';
 import { lecturersStore } from './lecturers/store.ts';
+import { outboxRoutes } from './outbox/routes.ts';
+import { outboxService } from './outbox/service.ts';
+import { outboxReadStore } from './outbox/store.ts';
 import { pagesRoutes } from './pages/routes.ts';
 import { pagesService } from './pages/service.ts';
 import { pagesStore } from './pages/store.ts';
@@ -32,7 +37,6 @@ import { postsStore } from './posts/store.ts';
 import { schoolRoutes } from './school/routes.ts';
 import { schoolService } from './school/service.ts';
 import { schoolStore } from './school/store.ts';
-import type { StudentMail } from './students/mail.ts';
 import { studentsRoutes } from './students/routes.ts';
 import { studentsService } from './students/service.ts';
 import { studentsStore } from './students/store.ts';
@@ -45,7 +49,8 @@ export function buildAreas(
     onCatalogChange: () => void;
     /** Whose tokens are valid changed (a student suspended): drop the validated-token caches. */
     onAccessChange: () => void;
-    studentMail: StudentMail;
+    mail: AccountMail;
+    verification: EmailVerificationService;
   },
 ) {
   const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange });
@@ -62,15 +67,18 @@ export function buildAreas(
     store: accountStore(),
     sessions: deps.sessions,
     connectedApps: deps.connectedApps,
+    mail: deps.mail,
+    verification: deps.verification,
   });
   const students = studentsService({
     ...deps,
     store: studentsStore(),
     curriculum,
     certificates,
-    mail: deps.studentMail,
+    mail: deps.mail,
     onAccessChange: deps.onAccessChange,
   });
+  const outbox = outboxService({ ...deps, store: outboxReadStore() });
   return {
     courses,
     curriculum,
@@ -83,6 +91,7 @@ export function buildAreas(
     certificates,
     account,
     students,
+    outbox,
   };
 }
 
@@ -100,4 +109,5 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   certificatesRoutes(api, areas.certificates);
   accountRoutes(api, areas.account);
   studentsRoutes(api, areas.students);
+  outboxRoutes(api, areas.outbox);
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Generated, Kysely, Transaction } from 'kysely';
 
 /** The two database engines a school can run on. */
 export type Engine = 'sqlite' | 'postgres';
@@ -16,6 +16,36 @@ export type UsersTable = {
   status: 'active' | 'suspended';
   password_hash: string;
   locale: string | null;
+  /** 1 once the person opened a link sent to this address; changing the address sets it back to 0. */
+  email_verified: Generated<Flag>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+/** Single-use links sent by mail; only the SHA-256 of the secret is stored. */
+export type UserTokensTable = {
+  token_hash: string;
+  purpose: 'reset' | 'invite' | 'verify';
+  user_id: string;
+  /** The address the link was sent to: it proves that address only, not one the account changed to since. */
+  email: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+};
+
+/** Every message the school sends: queued for SMTP, or held here when no SMTP server is configured. */
+export type OutboxTable = {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  kind: string;
+  status: 'queued' | 'sent' | 'failed' | 'held';
+  attempts: number;
+  last_error: string | null;
+  sent_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };
@@ -267,6 +297,8 @@ export type CertificatesTable = {
 export type Tables = {
   certificates: CertificatesTable;
   quiz_attempts: QuizAttemptsTable;
+  outbox: OutboxTable;
+  user_tokens: UserTokensTable;
   jobs: JobsTable;
   idempotency_keys: IdempotencyKeysTable;
   lecturers: LecturersTable;

@@ -47,7 +47,19 @@ export const SetupForm = Type.Object(
 );
 export type SetupForm = Static<typeof SetupForm>;
 
+export const ForgotPasswordForm = Type.Object({ _csrf: Csrf, email: Email }, { additionalProperties: false });
+export type ForgotPasswordForm = Static<typeof ForgotPasswordForm>;
+
+export const ResetPasswordForm = Type.Object(
+  { _csrf: Csrf, token: Type.String({ minLength: 1, maxLength: 200 }), password: Password },
+  { additionalProperties: false },
+);
+export type ResetPasswordForm = Static<typeof ResetPasswordForm>;
+
 export const SignOutForm = Type.Object({ _csrf: Csrf }, { additionalProperties: false });
+
+/** A form that is only a button (its CSRF token and nothing else). */
+export const ButtonForm = SignOutForm;
 
 export type User = {
   id: string;
@@ -56,6 +68,8 @@ export type User = {
   role: Role;
   status: 'active' | 'suspended';
   locale: string | null;
+  /** 1 once the person opened a link sent to their current address. */
+  email_verified: 0 | 1;
   created_at: string;
   updated_at: string;
 };

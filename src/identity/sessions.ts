@@ -19,6 +19,7 @@ export function sessionService(deps: { db: Db; clock: Clock; ttlHours: number })
         'u.role',
         'u.status',
         'u.locale',
+        'u.email_verified',
         'u.created_at',
         'u.updated_at',
         's.created_at as session_created_at',

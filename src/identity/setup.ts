@@ -4,6 +4,7 @@ import { newId } from '../db/ids.ts';
 import type { Db } from '../db/tables.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { ApiError, errors } from '../http/errors.ts';
+import type { AccountMail } from '../mail/account-mail.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { randomToken, sha256 } from '../security/tokens.ts';
 import { CURRENCIES, normalizeEmail, type SetupForm, TIMEZONES } from './schema.ts';
@@ -16,7 +17,14 @@ const TOKEN_TTL_MS = 24 * 3_600_000;
  * the link is logged once. Completing setup creates the school and its owner in one transaction and spends the token;
  * after that every token is dead because an owner exists.
  */
-export function setupService(deps: { db: Db; clock: Clock; users: UsersStore; school: SchoolStore }) {
+export function setupService(deps: {
+  db: Db;
+  clock: Clock;
+  users: UsersStore;
+  school: SchoolStore;
+  /** The owner's address is unproven until they open the link mailed at setup, like every other new address. */
+  mail: AccountMail;
+}) {
   const { db, clock, users, school } = deps;
 
   const tokenIsLive = async (token: string) => {
@@ -103,11 +111,9 @@ export function setupService(deps: { db: Db; clock: Clock; users: UsersStore; sc
           created_at: now,
           updated_at: now,
         });
-        const ownerId = newId('usr');
+        const owner = { id: newId('usr'), email: normalizeEmail(form.owner_email), name: form.owner_name.trim() };
         await users.insert(trx, {
-          id: ownerId,
-          email: normalizeEmail(form.owner_email),
-          name: form.owner_name.trim(),
+          ...owner,
           role: 'owner',
           status: 'active',
           password_hash: passwordHash,
@@ -115,9 +121,10 @@ export function setupService(deps: { db: Db; clock: Clock; users: UsersStore; sc
           created_at: now,
           updated_at: now,
         });
+        await deps.mail.verifyEmail(trx, owner);
         // Every other outstanding link dies with this one.
         await trx.updateTable('setup_tokens').set({ used_at: now }).where('used_at', 'is', null).execute();
-        return { ownerId };
+        return { ownerId: owner.id };
       });
     },
   };

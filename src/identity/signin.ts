@@ -4,6 +4,7 @@ import { newId } from '../db/ids.ts';
 import type { Db } from '../db/tables.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { ApiError, errors } from '../http/errors.ts';
+import type { AccountMail } from '../mail/account-mail.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../security/passwords.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import { normalizeEmail, type User } from './schema.ts';
@@ -23,6 +24,8 @@ export function signInService(deps: {
   limiter: RateLimiter;
   maxFailures: number;
   windowSeconds: number;
+  /** Sign-up sends the new student a link that confirms their address. */
+  mail: AccountMail;
 }) {
   const { db, clock, users, school, limiter } = deps;
   const accountKey = (email: string) => `signin:email:${email}`;
@@ -68,13 +71,17 @@ export function signInService(deps: {
         role: 'student',
         status: 'active',
         locale: null,
+        email_verified: 0,
         created_at: now,
         updated_at: now,
       };
       const taken = () => errors.conflict('An account with this email already exists; sign in instead.');
       if (await users.emailTaken(db, email)) throw taken();
       try {
-        await users.insert(db, { ...user, password_hash: passwordHash });
+        await db.transaction().execute(async (trx) => {
+          await users.insert(trx, { ...user, password_hash: passwordHash });
+          await deps.mail.verifyEmail(trx, user);
+        });
       } catch (error) {
         throw isUniqueViolation(error) ? taken() : error;
       }

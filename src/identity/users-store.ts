@@ -1,12 +1,26 @@
+import type { Insertable, Updateable } from 'kysely';
 import type { Executor, UsersTable } from '../db/tables.ts';
 import type { User } from './schema.ts';
 
-const PUBLIC_COLUMNS = ['id', 'email', 'name', 'role', 'status', 'locale', 'created_at', 'updated_at'] as const;
+const PUBLIC_COLUMNS = [
+  'id',
+  'email',
+  'name',
+  'role',
+  'status',
+  'locale',
+  'email_verified',
+  'created_at',
+  'updated_at',
+] as const;
 
 export function usersStore() {
   return {
     findById: (ex: Executor, id: string): Promise<User | undefined> =>
       ex.selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst(),
+
+    findByEmail: (ex: Executor, email: string): Promise<User | undefined> =>
+      ex.selectFrom('users').select(PUBLIC_COLUMNS).where('email', '=', email).executeTakeFirst(),
 
     findCredentialsByEmail: (ex: Executor, email: string) =>
       ex
@@ -15,8 +29,12 @@ export function usersStore() {
         .where('email', '=', email)
         .executeTakeFirst(),
 
-    insert: async (ex: Executor, row: UsersTable): Promise<void> => {
+    insert: async (ex: Executor, row: Insertable<UsersTable>): Promise<void> => {
       await ex.insertInto('users').values(row).execute();
+    },
+
+    update: async (ex: Executor, id: string, changes: Omit<Updateable<UsersTable>, 'id' | 'role'>) => {
+      await ex.updateTable('users').set(changes).where('id', '=', id).execute();
     },
 
     emailTaken: async (ex: Executor, email: string) =>

@@ -16,7 +16,7 @@ export function accessTokenVerifier(deps: { db: Db; clock: Clock; cache: TokenCa
       .selectFrom('oauth_models as t')
       .innerJoin('oauth_models as g', (join) => join.onRef('g.id', '=', 't.grant_id').on('g.model', '=', 'Grant'))
       .innerJoin('users as u', 'u.id', 't.account_id')
-      .select(['t.payload', 't.expires_at', 'u.id as user_id', 'u.role', 'u.name', 'u.email'])
+      .select(['t.payload', 't.expires_at', 'u.id as user_id', 'u.role', 'u.name', 'u.email', 'u.email_verified'])
       .where('t.model', '=', 'AccessToken')
       .where('t.id', '=', p('id'))
       .where('t.expires_at', '>', p('now'))
@@ -46,6 +46,7 @@ export function accessTokenVerifier(deps: { db: Db; clock: Clock; cache: TokenCa
       role: row.role,
       name: row.name,
       email: row.email,
+      emailVerified: row.email_verified === 1,
       clientId: payload.clientId,
       grantId: payload.grantId,
       audience,

@@ -235,7 +235,7 @@ export function createProvider(deps: ProviderDeps): Provider {
           return {
             sub: user.id,
             ...(granted.has('profile') ? { name: user.name } : {}),
-            ...(granted.has('email') ? { email: user.email, email_verified: false } : {}),
+            ...(granted.has('email') ? { email: user.email, email_verified: user.email_verified === 1 } : {}),
           };
         },
       };

@@ -39,7 +39,7 @@ export function registerUserinfo(app: FastifyInstance, deps: { verify: AccessTok
     return {
       sub: principal.userId,
       ...(principal.scopes.has('profile') ? { name: principal.name } : {}),
-      ...(principal.scopes.has('email') ? { email: principal.email, email_verified: false } : {}),
+      ...(principal.scopes.has('email') ? { email: principal.email, email_verified: principal.emailVerified } : {}),
     };
   };
   const config = { public: true, oauth: true };

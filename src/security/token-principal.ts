@@ -6,6 +6,7 @@ export type TokenPrincipal = {
   role: Role;
   name: string;
   email: string;
+  emailVerified: boolean;
   clientId: string;
   grantId: string;
   audience: string;

@@ -18,6 +18,7 @@ ${field({ name: 'email', label: 'Email', type: 'email', value: email, autocomple
 ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' })}
 <p><button type="submit">Sign in</button></p>
 </form>
+<p><a href="/password/forgot">Forgot your password?</a></p>
 <p>New here? <a href="/signup${returnTo !== '/' ? `?return_to=${encodeURIComponent(returnTo)}` : ''}">Create an account</a>.</p>`;
 }
 

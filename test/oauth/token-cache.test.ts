@@ -10,6 +10,7 @@ const principal = (expiresAt: number): TokenPrincipal => ({
   userId: 'usr_x',
   role: 'staff',
   name: 'x',
+  emailVerified: false,
   email: 'x@y.z',
   clientId: 'cli_x',
   grantId: 'g',

@@ -55,6 +55,17 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     handler: async (request, reply) => noContent(reply, service.changePassword(request.principal, request.body)),
   });
 
+  app.post('/api/v1/account/verification-email', {
+    config: write,
+    schema: {
+      operationId: 'sendVerificationEmail',
+      tags,
+      summary: 'Mail a new link that confirms your e-mail address (at most one a minute)',
+      response: { 204: Type.Null(), ...errorResponses(401, 403, 409, 429) },
+    },
+    handler: async (request, reply) => noContent(reply, service.sendVerificationEmail(request.principal)),
+  });
+
   app.get('/api/v1/account/apps', {
     config: read,
     schema: {

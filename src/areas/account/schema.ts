@@ -18,6 +18,10 @@ export const Account = Type.Object(
     id: Id('usr'),
     name: Type.String(),
     email: Type.String({ description: 'Lower-case; sign-in is case-insensitive' }),
+    email_verified: Type.Boolean({
+      description:
+        'true once you opened the link mailed to this address; changing the address sets it to false and mails a new link',
+    }),
     locale: Type.Union([Type.String(), Type.Null()], { description: 'null means the school default' }),
     role: Role,
     created_at: Timestamp,

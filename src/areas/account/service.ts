@@ -1,8 +1,10 @@
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { errors } from '../../http/errors.ts';
 import { type Principal, userIdOf } from '../../http/principal.ts';
+import type { EmailVerificationService } from '../../identity/email-verification.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { SessionService } from '../../identity/sessions.ts';
+import type { AccountMail } from '../../mail/account-mail.ts';
 import type { ConnectedAppsService } from '../../oauth/connected-apps.ts';
 import { hashPassword, verifyPassword } from '../../security/passwords.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -15,6 +17,7 @@ export const toAccount = (row: AccountRow): Account => ({
   id: row.id,
   name: row.name,
   email: row.email,
+  email_verified: row.email_verified === 1,
   locale: row.locale,
   role: row.role,
   created_at: row.created_at,
@@ -35,7 +38,12 @@ function canonicalLocale(tag: string): string | undefined {
  * token's user and nobody else, so staff and students are served alike; the role is shown but never changed here.
  */
 export function accountService(
-  deps: AreaDeps & { store: AccountStore } & { sessions: SessionService; connectedApps: ConnectedAppsService },
+  deps: AreaDeps & { store: AccountStore } & {
+    sessions: SessionService;
+    connectedApps: ConnectedAppsService;
+    mail: AccountMail;
+    verification: EmailVerificationService;
+  },
 ) {
   const { db, clock, store, sessions, connectedApps } = deps;
 
@@ -94,12 +102,20 @@ export function accountService(
           ]);
         }
         const email = normalizeEmail(input.email);
-        if (email !== row.email && (await store.emailTakenByOther(db, email, userId))) throw emailTaken();
-        changes.email = email;
+        if (email !== row.email) {
+          if (await store.emailTakenByOther(db, email, userId)) throw emailTaken();
+          changes.email = email;
+          changes.email_verified = 0;
+        }
       }
       changes.updated_at = clock.now().toISOString();
       try {
-        await store.update(db, userId, changes);
+        await db.transaction().execute(async (trx) => {
+          await store.update(trx, userId, changes);
+          // A new address is unproven until the person opens the link sent to it.
+          if (changes.email)
+            await deps.mail.verifyEmail(trx, { id: userId, email: changes.email, name: changes.name ?? row.name });
+        });
       } catch (error) {
         throw isUniqueViolation(error) ? emailTaken() : error;
       }
@@ -123,6 +139,11 @@ export function accountService(
       const passwordHash = await hashPassword(input.new_password);
       await store.update(db, userId, { password_hash: passwordHash, updated_at: clock.now().toISOString() });
       await sessions.destroyAllForUser(userId);
+    },
+
+    /** Mails a new confirmation link to the account's address (409 once confirmed, 429 within a minute of the last). */
+    async sendVerificationEmail(principal: Principal) {
+      await deps.verification.resend(ownerOf(principal));
     },
 
     async listConnectedApps(principal: Principal) {

@@ -1,6 +1,16 @@
+import type { Updateable } from 'kysely';
 import type { Executor, UsersTable } from '../../db/tables.ts';
 
-const ACCOUNT_COLUMNS = ['id', 'name', 'email', 'locale', 'role', 'created_at', 'updated_at'] as const;
+const ACCOUNT_COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'email_verified',
+  'locale',
+  'role',
+  'created_at',
+  'updated_at',
+] as const;
 
 export function accountStore() {
   return {
@@ -18,7 +28,7 @@ export function accountStore() {
         .where('id', '!=', exceptId)
         .executeTakeFirst()) !== undefined,
 
-    update: async (ex: Executor, id: string, changes: Partial<Omit<UsersTable, 'id' | 'role'>>) => {
+    update: async (ex: Executor, id: string, changes: Omit<Updateable<UsersTable>, 'id' | 'role'>) => {
       await ex.updateTable('users').set(changes).where('id', '=', id).execute();
     },
   };

@@ -1,3 +1,4 @@
+import type { Insertable, Updateable } from 'kysely';
 import { newId } from '../../db/ids.ts';
 import type { Executor, UsersTable } from '../../db/tables.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
@@ -94,7 +95,7 @@ export function studentsService(
 
   async function addStudent(trx: Executor, email: string, name: string) {
     const at = now();
-    const row: UsersTable = {
+    const row: Insertable<UsersTable> = {
       id: newId('usr'),
       email,
       name,
@@ -181,12 +182,16 @@ export function studentsService(
 
     async update(id: string, input: StudentUpdate) {
       const row = await studentForWrite(db, id);
-      const changes: Partial<UsersTable> = { updated_at: now() };
+      const changes: Updateable<UsersTable> = { updated_at: now() };
       if (input.name !== undefined) {
         changes.name = input.name.trim();
         if (!changes.name) throw blankName();
       }
-      if (input.email !== undefined) changes.email = normalizeEmail(input.email);
+      if (input.email !== undefined) {
+        changes.email = normalizeEmail(input.email);
+        // A new address is unconfirmed until its owner opens a link sent to it.
+        if (changes.email !== row.email) changes.email_verified = 0;
+      }
       try {
         await store.updateUser(db, id, changes);
       } catch (error) {

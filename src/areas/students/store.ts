@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import type { EnrollmentsTable, Executor, LessonProgressTable, UsersTable } from '../../db/tables.ts';
 import { containsText } from '../../db/text-match.ts';
 
@@ -33,11 +33,11 @@ export function studentsStore() {
     findUserByEmail: (ex: Executor, email: string) =>
       ex.selectFrom('users').select(STUDENT_COLUMNS).where('email', '=', email).executeTakeFirst(),
 
-    insertUser: async (ex: Executor, row: UsersTable) => {
+    insertUser: async (ex: Executor, row: Insertable<UsersTable>) => {
       await ex.insertInto('users').values(row).execute();
     },
 
-    updateUser: async (ex: Executor, id: string, changes: Partial<UsersTable>) => {
+    updateUser: async (ex: Executor, id: string, changes: Updateable<UsersTable>) => {
       await ex.updateTable('users').set(changes).where('id', '=', id).execute();
     },
 

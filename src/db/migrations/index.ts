@@ -5,6 +5,7 @@ import { catalog } from './003_catalog.ts';
 import { lecturerUserUnique } from './004_lecturer_user_unique.ts';
 import { textSearch } from './005_text_search.ts';
 import { jobs } from './006_jobs.ts';
+import { mail } from './007_mail.ts';
 import { students } from './008_students.ts';
 import { certificates } from './010_certificates.ts';
 import { quizzes } from './011_quizzes.ts';
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '004_lecturer_user_unique': lecturerUserUnique,
   '005_text_search': textSearch,
   '006_jobs': jobs,
+  '007_mail': mail,
   '008_students': students,
   '010_certificates': certificates,
   '011_quizzes': quizzes,

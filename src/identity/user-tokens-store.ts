@@ -1,0 +1,60 @@
+import type { Executor, UserTokensTable } from '../db/tables.ts';
+
+type Purpose = UserTokensTable['purpose'];
+
+/** Links sent by mail, by the hash of their secret. */
+export function userTokensStore() {
+  return {
+    insert: async (ex: Executor, row: UserTokensTable) => {
+      await ex.insertInto('user_tokens').values(row).execute();
+    },
+
+    /** A link of one of `purposes` that has not expired (used or not: the caller decides what use means). */
+    findUnexpired: (ex: Executor, hash: string, purposes: Purpose[], now: string) =>
+      ex
+        .selectFrom('user_tokens')
+        .selectAll()
+        .where('token_hash', '=', hash)
+        .where('purpose', 'in', purposes)
+        .where('expires_at', '>', now)
+        .executeTakeFirst(),
+
+    /** Marks a live link used; false when another request used it first (the statement decides, not a read before it). */
+    spend: async (ex: Executor, hash: string, now: string) => {
+      const result = await ex
+        .updateTable('user_tokens')
+        .set({ used_at: now })
+        .where('token_hash', '=', hash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Ends every unused link of a person for these purposes (a new password makes other reset links pointless). */
+    spendAll: async (ex: Executor, userId: string, purposes: Purpose[], now: string) => {
+      await ex
+        .updateTable('user_tokens')
+        .set({ used_at: now })
+        .where('user_id', '=', userId)
+        .where('purpose', 'in', purposes)
+        .where('used_at', 'is', null)
+        .execute();
+    },
+
+    /** When the newest link of a purpose was made for a person, to pace re-sending. */
+    lastIssuedAt: async (ex: Executor, userId: string, purpose: Purpose) =>
+      (
+        await ex
+          .selectFrom('user_tokens')
+          .select('created_at')
+          .where('user_id', '=', userId)
+          .where('purpose', '=', purpose)
+          .orderBy('created_at', 'desc')
+          .limit(1)
+          .executeTakeFirst()
+      )?.created_at,
+  };
+}
+
+export type UserTokensStore = ReturnType<typeof userTokensStore>;

@@ -1,0 +1,89 @@
+import type { Clock } from '../db/clock.ts';
+import type { Executor, UserTokensTable } from '../db/tables.ts';
+import type { UserTokensStore } from '../identity/user-tokens-store.ts';
+import { randomToken, sha256 } from '../security/tokens.ts';
+import {
+  enrollmentConfirmedMessage,
+  invitationMessage,
+  passwordResetMessage,
+  verificationMessage,
+} from './messages.ts';
+import type { MailOutbox } from './outbox.ts';
+
+/** The person a message is for. */
+export type Recipient = { id: string; email: string; name: string };
+
+const HOUR_MS = 3_600_000;
+export const LINK_LIFETIME_MS = {
+  reset: HOUR_MS,
+  invite: 7 * 24 * HOUR_MS,
+  verify: 7 * 24 * HOUR_MS,
+} as const satisfies Record<UserTokensTable['purpose'], number>;
+const days = (ms: number) => Math.round(ms / (24 * HOUR_MS));
+
+/**
+ * The messages sent to a person about their account and learning. Each takes the transaction of the change it
+ * belongs to (an invited student, a new enrollment, a reset asked for): the link, the outbox row and the delivery
+ * job are written with that change or not at all. Links carry a random secret of which only the hash is stored.
+ */
+export function accountMail(deps: {
+  outbox: MailOutbox;
+  tokens: UserTokensStore;
+  clock: Clock;
+  baseUrl: string;
+  /** The school's name, read on the caller's transaction (SQLite has one connection, held by that transaction). */
+  schoolName: (ex: Executor) => Promise<string | undefined>;
+}) {
+  const { outbox, tokens, clock, baseUrl } = deps;
+  const sender = async (ex: Executor) => ({ school: (await deps.schoolName(ex)) ?? 'Lyceum' });
+
+  async function link(ex: Executor, purpose: UserTokensTable['purpose'], user: Recipient, path: string) {
+    const token = randomToken();
+    const now = clock.now();
+    await tokens.insert(ex, {
+      token_hash: sha256(token),
+      purpose,
+      user_id: user.id,
+      email: user.email,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + LINK_LIFETIME_MS[purpose]).toISOString(),
+      used_at: null,
+    });
+    return `${baseUrl}${path}?token=${token}`;
+  }
+
+  return {
+    /** An invitation to an account someone else made: the link opens "Choose your password" (valid 7 days, once). */
+    async invite(ex: Executor, user: Recipient): Promise<void> {
+      const url = await link(ex, 'invite', user, '/password/reset');
+      const content = invitationMessage(await sender(ex), user, url, days(LINK_LIFETIME_MS.invite));
+      await outbox.queue(ex, { to: user.email, kind: 'invitation', content });
+    },
+
+    /** Tells a student they are enrolled, with a link to the course. */
+    async enrollmentConfirmed(
+      ex: Executor,
+      input: { user: Recipient; course: { title: string; slug: string } },
+    ): Promise<void> {
+      const url = `${baseUrl}/courses/${encodeURIComponent(input.course.slug)}`;
+      const content = enrollmentConfirmedMessage(await sender(ex), input.user, input.course, url);
+      await outbox.queue(ex, { to: input.user.email, kind: 'enrollment_confirmed', content });
+    },
+
+    /** A password-reset link (valid one hour, once). */
+    async passwordReset(ex: Executor, user: Recipient): Promise<void> {
+      const url = await link(ex, 'reset', user, '/password/reset');
+      const content = passwordResetMessage(await sender(ex), user, url);
+      await outbox.queue(ex, { to: user.email, kind: 'password_reset', content });
+    },
+
+    /** A link that proves the person reads mail at their current address (valid 7 days). */
+    async verifyEmail(ex: Executor, user: Recipient): Promise<void> {
+      const url = await link(ex, 'verify', user, '/verify-email');
+      const content = verificationMessage(await sender(ex), user, url, days(LINK_LIFETIME_MS.verify));
+      await outbox.queue(ex, { to: user.email, kind: 'email_verification', content });
+    },
+  };
+}
+
+export type AccountMail = ReturnType<typeof accountMail>;

@@ -1,0 +1,89 @@
+import { html, type SafeHtml } from '../web/html.ts';
+
+/** One message as it is written: a subject and the same words as plain text and as HTML. */
+export type MailContent = { subject: string; text: string; html: string };
+
+/** What every message knows of the school that sends it. */
+export type Sender = { school: string };
+
+function htmlBody(sender: Sender, greeting: string, paragraphs: SafeHtml[]): string {
+  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><title>${sender.school}</title></head>
+<body style="font-family: sans-serif; line-height: 1.5">
+<p>${greeting}</p>
+${paragraphs.map((p) => html`<p>${p}</p>`)}
+<p>— ${sender.school}</p>
+</body></html>`}`;
+}
+
+const textBody = (sender: Sender, greeting: string, paragraphs: string[]) =>
+  [greeting, ...paragraphs, `— ${sender.school}`].join('\n\n');
+
+const link = (url: string, label: string) => html`<a href="${url}">${label}</a>`;
+
+export function passwordResetMessage(sender: Sender, to: { name: string }, url: string): MailContent {
+  const greeting = `Hello ${to.name},`;
+  return {
+    subject: `Reset your password at ${sender.school}`,
+    text: textBody(sender, greeting, [
+      'Someone (we hope you) asked to reset the password of your account. Open this link to choose a new one:',
+      url,
+      'The link works once, for one hour. If you did not ask for it, ignore this message: your password stays as it is.',
+    ]),
+    html: htmlBody(sender, greeting, [
+      html`Someone (we hope you) asked to reset the password of your account.`,
+      link(url, 'Choose a new password'),
+      html`The link works once, for one hour. If you did not ask for it, ignore this message: your password stays as it is.`,
+    ]),
+  };
+}
+
+export function invitationMessage(sender: Sender, to: { name: string }, url: string, days: number): MailContent {
+  const greeting = `Hello ${to.name},`;
+  return {
+    subject: `You are invited to ${sender.school}`,
+    text: textBody(sender, greeting, [
+      `${sender.school} has made an account for you. Open this link to choose your password and sign in:`,
+      url,
+      `The link works once, for ${days} days.`,
+    ]),
+    html: htmlBody(sender, greeting, [
+      html`${sender.school} has made an account for you.`,
+      link(url, 'Choose your password'),
+      html`The link works once, for ${days} days.`,
+    ]),
+  };
+}
+
+export function verificationMessage(sender: Sender, to: { name: string }, url: string, days: number): MailContent {
+  const greeting = `Hello ${to.name},`;
+  return {
+    subject: `Confirm your e-mail address at ${sender.school}`,
+    text: textBody(sender, greeting, [
+      'Open this link to confirm that this address is yours:',
+      url,
+      `The link works for ${days} days. If you did not create an account, ignore this message.`,
+    ]),
+    html: htmlBody(sender, greeting, [
+      html`Please confirm that this address is yours.`,
+      link(url, 'Confirm my address'),
+      html`The link works for ${days} days. If you did not create an account, ignore this message.`,
+    ]),
+  };
+}
+
+export function enrollmentConfirmedMessage(
+  sender: Sender,
+  to: { name: string },
+  course: { title: string },
+  url: string,
+): MailContent {
+  const greeting = `Hello ${to.name},`;
+  return {
+    subject: `You are enrolled in ${course.title}`,
+    text: textBody(sender, greeting, [`You are now enrolled in "${course.title}". Start learning here:`, url]),
+    html: htmlBody(sender, greeting, [
+      html`You are now enrolled in <strong>${course.title}</strong>.`,
+      link(url, 'Start learning'),
+    ]),
+  };
+}

@@ -1,0 +1,18 @@
+import type { Executor, OutboxTable } from '../db/tables.ts';
+
+/** The outbox table as delivery writes it. */
+export function outboxStore() {
+  return {
+    insert: async (ex: Executor, row: OutboxTable) => {
+      await ex.insertInto('outbox').values(row).execute();
+    },
+
+    find: (ex: Executor, id: string) => ex.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    update: async (ex: Executor, id: string, changes: Partial<Omit<OutboxTable, 'id'>>) => {
+      await ex.updateTable('outbox').set(changes).where('id', '=', id).execute();
+    },
+  };
+}
+
+export type OutboxStore = ReturnType<typeof outboxStore>;
