@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { SessionService } from '../identity/sessions.ts';
 import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { MediaUrls } from '../storage/media-urls.ts';
 import { accountRoutes } from './account/routes.ts';
 import { accountService } from './account/service.ts';
 import { accountStore } from './account/store.ts';
@@ -29,11 +31,21 @@ import { postsStore } from './posts/store.ts';
 import { schoolRoutes } from './school/routes.ts';
 import { schoolService } from './school/service.ts';
 import { schoolStore } from './school/store.ts';
+import { storageRoutes } from './storage/routes.ts';
+import { storageService } from './storage/service.ts';
+import { storageStore } from './storage/store.ts';
 
 /** The one list of API areas: each is built from its store and service here and registers its routes. */
 export function buildAreas(
-  deps: AreaDeps & { sessions: SessionService; connectedApps: ConnectedAppsService; onCatalogChange: () => void },
+  deps: AreaDeps & {
+    sessions: SessionService;
+    connectedApps: ConnectedAppsService;
+    onCatalogChange: () => void;
+    blobs: BlobStore;
+    mediaUrls: MediaUrls;
+  },
 ) {
+  const storage = storageService({ ...deps, store: storageStore(), blobs: deps.blobs, urls: deps.mediaUrls });
   const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange });
   const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses });
   const lecturers = lecturersService({ ...deps, store: lecturersStore() });
@@ -48,7 +60,7 @@ export function buildAreas(
     sessions: deps.sessions,
     connectedApps: deps.connectedApps,
   });
-  return { courses, curriculum, lecturers, school, appearance, pages, posts, comments, account };
+  return { storage, courses, curriculum, lecturers, school, appearance, pages, posts, comments, account };
 }
 
 export type Areas = ReturnType<typeof buildAreas>;
@@ -63,4 +75,5 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   postsRoutes(api, areas.posts);
   commentsRoutes(api, areas.comments);
   accountRoutes(api, areas.account);
+  storageRoutes(api, areas.storage);
 }

@@ -5,6 +5,7 @@ import { catalog } from './003_catalog.ts';
 import { lecturerUserUnique } from './004_lecturer_user_unique.ts';
 import { textSearch } from './005_text_search.ts';
 import { jobs } from './006_jobs.ts';
+import { storage } from './009_storage.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '004_lecturer_user_unique': lecturerUserUnique,
   '005_text_search': textSearch,
   '006_jobs': jobs,
+  '009_storage': storage,
 };
 
 export const migrationProvider: MigrationProvider = {
