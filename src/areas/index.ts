@@ -46,11 +46,11 @@ export function buildAreas(
   },
 ) {
   const storage = storageService({ ...deps, store: storageStore(), blobs: deps.blobs, urls: deps.mediaUrls });
-  const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange });
-  const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses });
-  const lecturers = lecturersService({ ...deps, store: lecturersStore() });
+  const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange, storage });
+  const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses, storage });
+  const lecturers = lecturersService({ ...deps, store: lecturersStore(), storage });
   const school = schoolService({ ...deps, store: schoolStore() });
-  const appearance = appearanceService({ ...deps, store: appearanceStore() });
+  const appearance = appearanceService({ ...deps, store: appearanceStore(), storage });
   const pages = pagesService({ ...deps, store: pagesStore() });
   const posts = postsService({ ...deps, store: postsStore() });
   const comments = commentsService({ ...deps, store: commentsStore(), posts, curriculum });

@@ -1,35 +1,18 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, insufficientScopeChallenge, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { html, mp4, pdf, png } from '../support/files.ts';
-import { startS3Server } from '../support/s3-server.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
-
-type Asset = {
-  id: string;
-  purpose: string;
-  filename: string;
-  content_type: string;
-  byte_size: number;
-  sha256: string | null;
-  status: 'pending' | 'ready' | 'failed';
-  failure_reason: string | null;
-  url: string | null;
-  upload_url: string | null;
-};
+import type { TestServer } from '../support/server.ts';
+import { type Asset, backends, putBytes, startStorageServer, uploadAsset } from '../support/storage.ts';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 for (const engine of engines) {
-  for (const backend of ['local', 's3'] as const) {
+  for (const backend of backends) {
     describe(`storage (${engine}, ${backend})`, () => {
       let server: TestServer;
-      let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
       let staffToken: string;
       let staff: ReturnType<typeof apiClient>;
       let studentToken: string;
@@ -38,9 +21,7 @@ for (const engine of engines) {
       const clock = { now: () => new Date(Date.now() + skew) };
 
       before(async () => {
-        s3 = backend === 's3' ? await startS3Server() : undefined;
-        const env = s3?.env ?? { STORAGE_DIR: mkdtempSync(join(tmpdir(), 'lyceum-files-')) };
-        server = await startTestServer(engine, { ...env, MEDIA_URL_TTL_SECONDS: '60' }, { clock });
+        server = await startStorageServer(engine, backend, { MEDIA_URL_TTL_SECONDS: '60' }, { clock });
         const people = await schoolWithPeople(server);
         staffToken = await tokenFor(server, people.staff, 'storage:write');
         staff = apiClient(server.url, staffToken);
@@ -48,10 +29,7 @@ for (const engine of engines) {
         studentToken = await tokenFor(server, people.student, 'storage:write courses:read');
         otherStaffToken = await tokenFor(server, people.staff, 'courses:read');
       });
-      after(async () => {
-        await server.close();
-        await s3?.close();
-      });
+      after(() => server.close());
 
       const create = async (body: Record<string, unknown>) => {
         const created = await staff.post<Asset>('/api/v1/storage/assets', body);
@@ -59,21 +37,11 @@ for (const engine of engines) {
         assert.equal(created.body.status, 'pending');
         return created.body;
       };
-      const put = async (asset: Asset, bytes: Buffer | ReadableStream<Uint8Array>, token = staffToken) => {
-        const response = await fetch(asset.upload_url ?? '', {
-          method: 'PUT',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
-          body: bytes,
-          duplex: 'half',
-        } as RequestInit);
-        return { status: response.status, body: (await response.json()) as Asset & { error_description?: string } };
-      };
-      const uploaded = async (body: Record<string, unknown>, bytes: Buffer) => {
-        const asset = await create({ byte_size: bytes.length, ...body });
-        const done = await put(asset, bytes);
-        assert.equal(done.status, 200, JSON.stringify(done.body));
-        return done.body;
-      };
+      const put = (asset: Asset, bytes: Buffer | ReadableStream<Uint8Array>) => putBytes(asset, bytes, staffToken);
+      const uploaded = (
+        declared: { purpose: string; filename: string; content_type: string; sha256?: string },
+        bytes: Buffer,
+      ) => uploadAsset(server, staffToken, declared, bytes);
       const chunked = (...parts: Buffer[]) =>
         new ReadableStream<Uint8Array>({
           start(controller) {
