@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, insufficientScopeChallenge, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
@@ -192,6 +193,52 @@ for (const engine of engines) {
         const whole = await put(ok, chunked(bytes.subarray(0, 7), bytes.subarray(7)));
         assert.equal(whole.status, 200, 'chunked with the declared size');
         assert.equal(whole.body.sha256, sha256(bytes));
+      });
+
+      test('the bytes stream through: an upload far over the JSON body limit, sent in chunks, is stored whole', async () => {
+        const bytes = mp4(3 * 1024 * 1024 + 17);
+        assert.ok(bytes.length > server.config.BODY_LIMIT_BYTES);
+        const asset = await create({
+          purpose: 'video',
+          filename: 'big.mp4',
+          content_type: 'video/mp4',
+          byte_size: bytes.length,
+        });
+        const parts: Buffer[] = [];
+        for (let at = 0; at < bytes.length; at += 65_536) parts.push(bytes.subarray(at, at + 65_536));
+        const done = await put(asset, chunked(...parts));
+        assert.equal(done.status, 200, JSON.stringify(done.body));
+        assert.equal(done.body.sha256, sha256(bytes));
+        const head = await fetch(done.body.url ?? '', { method: 'HEAD' });
+        assert.equal(head.status, 200);
+        assert.equal(head.headers.get('content-length'), String(bytes.length));
+        const tail = await fetch(done.body.url ?? '', { headers: { range: 'bytes=-100' } });
+        assert.deepEqual(Buffer.from(await tail.arrayBuffer()), bytes.subarray(bytes.length - 100));
+      });
+
+      test('a transfer that breaks off leaves the asset pending, and the bytes can be sent again', async () => {
+        const bytes = mp4(200_000);
+        const asset = await create({
+          purpose: 'video',
+          filename: 'retry.mp4',
+          content_type: 'video/mp4',
+          byte_size: bytes.length,
+        });
+        await new Promise<void>((resolve) => {
+          const request = httpRequest(asset.upload_url ?? '', {
+            method: 'PUT',
+            headers: { authorization: `Bearer ${staffToken}`, 'content-length': bytes.length },
+          });
+          request.on('error', () => resolve());
+          request.write(bytes.subarray(0, 100_000), () => {
+            request.destroy();
+            resolve();
+          });
+        });
+        assert.equal((await staff.get<Asset>(`/api/v1/storage/assets/${asset.id}`)).body.status, 'pending');
+        const again = await put(asset, bytes);
+        assert.equal(again.status, 200, JSON.stringify(again.body));
+        assert.equal(again.body.sha256, sha256(bytes));
       });
 
       test('a declared SHA-256 is checked against the bytes', async () => {
