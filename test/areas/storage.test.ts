@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, insufficientScopeChallenge, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
@@ -239,6 +241,35 @@ for (const engine of engines) {
         const again = await put(asset, bytes);
         assert.equal(again.status, 200, JSON.stringify(again.body));
         assert.equal(again.body.sha256, sha256(bytes));
+      });
+
+      test('two uploads of one asset at once: one makes it ready, the other is 409 and leaves no bytes behind', async () => {
+        const bytes = mp4(300_000);
+        const asset = await create({
+          purpose: 'video',
+          filename: 'twice.mp4',
+          content_type: 'video/mp4',
+          byte_size: bytes.length,
+        });
+        const controllers: ReadableStreamDefaultController<Uint8Array>[] = [];
+        const stream = () =>
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controllers.push(controller);
+              controller.enqueue(bytes.subarray(0, 100_000));
+            },
+          });
+        const uploads = [put(asset, stream()), put(asset, stream())];
+        for (const controller of controllers) {
+          controller.enqueue(bytes.subarray(100_000));
+          controller.close();
+        }
+        const statuses = (await Promise.all(uploads)).map((u) => u.status).sort();
+        assert.deepEqual(statuses, [200, 409]);
+        assert.equal((await staff.get<Asset>(`/api/v1/storage/assets/${asset.id}`)).body.sha256, sha256(bytes));
+        if (backend === 'local') {
+          assert.equal((await readdir(join(server.config.STORAGE_DIR, 'assets', asset.id))).length, 1);
+        }
       });
 
       test('a declared SHA-256 is checked against the bytes', async () => {

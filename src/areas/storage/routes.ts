@@ -113,7 +113,10 @@ async function serve(
     );
   // Public files may be shown by other sites (a course cover in a partner's catalog).
   if (file.public) reply.header('cross-origin-resource-policy', 'cross-origin');
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch?.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()))) {
+    return reply.code(304).send();
+  }
   const ifRange = request.headers['if-range'];
   const range =
     ifRange === undefined || ifRange === etag ? requestedRange(request.headers.range, file.byteSize) : undefined;

@@ -204,15 +204,11 @@ export function storageService(deps: AreaDeps & { store: StorageStore; blobs: Bl
           throw new Refused(`The bytes have SHA-256 ${sha256}, not ${row.expected_sha256} as declared.`);
         }
         const changes = { status: 'ready', content_type: type, sha256, storage_key: key, updated_at: now() } as const;
-        if (!(await store.updateWhilePending(db, id, changes))) {
-          await blobs.delete(key);
-          throw errors.conflict('Another upload of this asset finished first.');
-        }
-        return toAsset({ ...row, ...changes });
+        if (await store.updateWhilePending(db, id, changes)) return toAsset({ ...row, ...changes });
+        throw errors.conflict('Another upload of this asset finished first.');
       } catch (error) {
-        if (stored && !(error instanceof Error && 'code' in error && error.code === 'conflict')) {
-          await blobs.delete(key);
-        }
+        // Bytes that did not make the asset ready are nobody's.
+        if (stored) await blobs.delete(key);
         if (error instanceof Refused) throw await fail(row, error);
         throw error;
       }
