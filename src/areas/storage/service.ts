@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { newId } from '../../db/ids.ts';
 import type { AssetsTable } from '../../db/tables.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
+import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { type Principal, userIdOf } from '../../http/principal.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
@@ -127,14 +127,7 @@ export function storageService(deps: AreaDeps & { store: StorageStore; blobs: Bl
         created_at: at,
         updated_at: at,
       };
-      const created = toAsset(row);
-      if (!also) await store.insert(db, row);
-      else
-        await db.transaction().execute(async (trx) => {
-          await store.insert(trx, row);
-          await also(trx, created);
-        });
-      return created;
+      return insertWith(db, (ex) => store.insert(ex, row), toAsset(row), also);
     },
 
     get: async (id: string) => toAsset(await find(id)),
