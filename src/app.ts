@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { JWK } from 'oidc-provider';
 import { buildAreas, registerAreaRoutes } from './areas/index.ts';
 import { schoolStore } from './areas/school/store.ts';
+import { mediaRoutes } from './areas/storage/routes.ts';
 import type { Invalidations } from './cluster/invalidations.ts';
 import type { Config } from './config.ts';
 import type { Clock } from './db/clock.ts';
@@ -51,6 +52,10 @@ import { memoryShortLivedStore, redisShortLivedStore } from './oauth/short-lived
 import { tokenCache } from './oauth/token-cache.ts';
 import { registerUserinfo } from './oauth/userinfo.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
+import { loadOrCreateSecret } from './security/server-secrets.ts';
+import { localBlobStore } from './storage/local-blob-store.ts';
+import { mediaUrls } from './storage/media-urls.ts';
+import { s3BlobStore } from './storage/s3-blob-store.ts';
 import { registerAccountAppsPage } from './web/account-apps-page.ts';
 import { registerAssetRoutes } from './web/assets.ts';
 import { renderErrorPage } from './web/error-page.ts';
@@ -228,7 +233,27 @@ export async function buildApp(deps: AppDeps) {
   const connectedApps = connectedAppsService({ db, onRevoke: () => deps.invalidations.publish('tokens') });
 
   const responses = responseCache({ ttlMs: config.LIST_CACHE_MS });
+  // Asset bytes: in the configured S3-compatible bucket, else in files under the data directory.
+  const blobs = config.S3_BUCKET
+    ? s3BlobStore({
+        bucket: config.S3_BUCKET,
+        endpoint: config.S3_ENDPOINT,
+        region: config.S3_REGION,
+        accessKeyId: config.S3_ACCESS_KEY_ID,
+        secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: config.S3_FORCE_PATH_STYLE,
+        log: app.log,
+      })
+    : localBlobStore(config.STORAGE_DIR);
+  app.addHook('onClose', () => blobs.close());
+  const media = mediaUrls({
+    baseUrl: config.BASE_URL,
+    key: await loadOrCreateSecret(db, clock, 'media_url_key', () => randomBytes(32).toString('base64url')),
+    ttlSeconds: config.MEDIA_URL_TTL_SECONDS,
+  });
   const areas = buildAreas({
+    blobs,
+    mediaUrls: media,
     db,
     clock,
     config,
@@ -273,6 +298,7 @@ export async function buildApp(deps: AppDeps) {
   });
   registerDiscoveryRoutes(app, { config, db, school, documents });
   registerAssetRoutes(app);
+  mediaRoutes(app, areas.storage);
   const internal = internalCalls();
   await app.register(async (api: FastifyInstance) => {
     installValidators(api);

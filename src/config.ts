@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import Type, { type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 
@@ -165,6 +165,69 @@ export const ConfigSchema = Type.Object(
       description:
         'Authorization requests (`GET /oauth/authorize`) accepted per address per minute; each stores an interaction for 10 minutes.',
     }),
+    STORAGE_DIR: Type.String({
+      default: '',
+      description:
+        'Folder of uploaded files when no S3 bucket is configured. Defaults to `files/` beside the SQLite database (`./data/files` with PostgreSQL).',
+    }),
+    S3_BUCKET: Type.String({
+      default: '',
+      description:
+        'An S3-compatible bucket for uploaded files; when set, files go there instead of STORAGE_DIR (the bucket must exist).',
+    }),
+    S3_ENDPOINT: Type.String({
+      default: '',
+      pattern: '^(https?://\\S+)?$',
+      description: "The S3-compatible service's URL (MinIO, R2, …); unset means AWS S3 itself.",
+    }),
+    S3_REGION: Type.String({ default: 'us-east-1', minLength: 1, description: 'Region of the bucket.' }),
+    S3_ACCESS_KEY_ID: Type.String({
+      default: '',
+      description: "Access key of the bucket; unset means the AWS SDK's usual sources (environment, instance role).",
+    }),
+    S3_SECRET_ACCESS_KEY: Type.String({ default: '', description: 'Secret of S3_ACCESS_KEY_ID.' }),
+    S3_FORCE_PATH_STYLE: Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      default: 'false',
+      description:
+        'Address the bucket as `ENDPOINT/BUCKET/key` rather than `BUCKET.ENDPOINT/key` (MinIO and most self-hosted services need it).',
+    }),
+    MEDIA_URL_TTL_SECONDS: Type.Integer({
+      minimum: 60,
+      maximum: 86400,
+      default: 3600,
+      description:
+        'Lifetime of the signed URL of lesson media (video, audio, PDF, downloads) handed to a caller entitled to the lesson. A player keeps working this long after the lesson was loaded.',
+    }),
+    UPLOAD_LIMIT_IMAGE_BYTES: Type.Integer({
+      minimum: 1024,
+      maximum: 5_000_000_000,
+      default: 10_000_000,
+      description: 'Largest image upload (covers, avatars, logos), in bytes.',
+    }),
+    UPLOAD_LIMIT_VIDEO_BYTES: Type.Integer({
+      minimum: 1024,
+      maximum: 5_000_000_000,
+      default: 2_000_000_000,
+      description: 'Largest video upload, in bytes.',
+    }),
+    UPLOAD_LIMIT_AUDIO_BYTES: Type.Integer({
+      minimum: 1024,
+      maximum: 5_000_000_000,
+      default: 500_000_000,
+      description: 'Largest audio upload, in bytes.',
+    }),
+    UPLOAD_LIMIT_PDF_BYTES: Type.Integer({
+      minimum: 1024,
+      maximum: 5_000_000_000,
+      default: 100_000_000,
+      description: 'Largest PDF upload, in bytes.',
+    }),
+    UPLOAD_LIMIT_DOWNLOAD_BYTES: Type.Integer({
+      minimum: 1024,
+      maximum: 5_000_000_000,
+      default: 1_000_000_000,
+      description: 'Largest download upload (any other file offered for download in a lesson), in bytes.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -173,7 +236,13 @@ export type ConfigInput = Static<typeof ConfigSchema>;
 
 export type Config = Omit<
   ConfigInput,
-  'BASE_URL' | 'REDIS_URL' | 'COOKIE_SECURE' | 'TRUST_PROXY' | 'OAUTH_ALLOW_LOCALHOST_REDIRECTS'
+  | 'BASE_URL'
+  | 'REDIS_URL'
+  | 'COOKIE_SECURE'
+  | 'TRUST_PROXY'
+  | 'OAUTH_ALLOW_LOCALHOST_REDIRECTS'
+  | 'STORAGE_DIR'
+  | 'S3_FORCE_PATH_STYLE'
 > & {
   OAUTH_ALLOW_LOCALHOST_REDIRECTS: boolean;
   BASE_URL: string;
@@ -182,6 +251,9 @@ export type Config = Omit<
   /** false, a hop count, or a list of proxy addresses/CIDRs, as Fastify's `trustProxy` takes them. */
   TRUST_PROXY: false | number | string;
   database: { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: string };
+  /** Where uploaded files are kept: this folder, unless S3_BUCKET is set. */
+  STORAGE_DIR: string;
+  S3_FORCE_PATH_STYLE: boolean;
 };
 
 export class ConfigError extends Error {
@@ -255,6 +327,12 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
           : input.TRUST_PROXY,
     OAUTH_ALLOW_LOCALHOST_REDIRECTS: input.OAUTH_ALLOW_LOCALHOST_REDIRECTS === 'true',
     database,
+    STORAGE_DIR: input.STORAGE_DIR
+      ? resolve(cwd, input.STORAGE_DIR)
+      : database.engine === 'sqlite' && database.path !== ':memory:'
+        ? join(dirname(database.path), 'files')
+        : resolve(cwd, 'data/files'),
+    S3_FORCE_PATH_STYLE: input.S3_FORCE_PATH_STYLE === 'true',
   };
 }
 

@@ -3,6 +3,8 @@ import type { EmailVerificationService } from '../identity/email-verification.ts
 import type { SessionService } from '../identity/sessions.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { MediaUrls } from '../storage/media-urls.ts';
 import { accountRoutes } from './account/routes.ts';
 import { accountService } from './account/service.ts';
 import { accountStore } from './account/store.ts';
@@ -37,6 +39,9 @@ import { postsStore } from './posts/store.ts';
 import { schoolRoutes } from './school/routes.ts';
 import { schoolService } from './school/service.ts';
 import { schoolStore } from './school/store.ts';
+import { storageRoutes } from './storage/routes.ts';
+import { storageService } from './storage/service.ts';
+import { storageStore } from './storage/store.ts';
 import { studentsRoutes } from './students/routes.ts';
 import { studentsService } from './students/service.ts';
 import { studentsStore } from './students/store.ts';
@@ -51,13 +56,16 @@ export function buildAreas(
     onAccessChange: () => void;
     mail: AccountMail;
     verification: EmailVerificationService;
+    blobs: BlobStore;
+    mediaUrls: MediaUrls;
   },
 ) {
-  const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange });
-  const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses });
-  const lecturers = lecturersService({ ...deps, store: lecturersStore() });
+  const storage = storageService({ ...deps, store: storageStore(), blobs: deps.blobs, urls: deps.mediaUrls });
+  const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange, storage });
+  const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses, storage });
+  const lecturers = lecturersService({ ...deps, store: lecturersStore(), storage });
   const school = schoolService({ ...deps, store: schoolStore() });
-  const appearance = appearanceService({ ...deps, store: appearanceStore() });
+  const appearance = appearanceService({ ...deps, store: appearanceStore(), storage });
   const pages = pagesService({ ...deps, store: pagesStore() });
   const posts = postsService({ ...deps, store: postsStore(), onChange: deps.onCatalogChange });
   const comments = commentsService({ ...deps, store: commentsStore(), posts, curriculum });
@@ -80,6 +88,7 @@ export function buildAreas(
   });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
   return {
+    storage,
     courses,
     curriculum,
     lecturers,
@@ -110,4 +119,5 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   accountRoutes(api, areas.account);
   studentsRoutes(api, areas.students);
   outboxRoutes(api, areas.outbox);
+  storageRoutes(api, areas.storage);
 }

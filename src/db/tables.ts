@@ -115,6 +115,8 @@ export type LecturersTable = {
   title: string;
   bio: string;
   avatar_url: string | null;
+  /** The asset shown in place of the URL column (optional in writes: absent is null). */
+  avatar_asset_id?: string | null;
   email: string | null;
   user_id: string | null;
   status: 'active' | 'archived';
@@ -129,6 +131,8 @@ export type CoursesTable = {
   subtitle: string;
   description: string;
   cover_url: string | null;
+  /** The asset shown in place of the URL column (optional in writes: absent is null). */
+  cover_asset_id?: string | null;
   /** JSON array of lecturer ids. */
   lecturer_ids: string;
   price_amount: number | null;
@@ -162,6 +166,8 @@ export type LessonsTable = {
   type: 'text' | 'video' | 'audio' | 'pdf' | 'download' | 'embed' | 'quiz';
   body: string;
   asset_url: string | null;
+  /** The asset shown in place of the URL column (optional in writes: absent is null). */
+  asset_id?: string | null;
   duration_s: number | null;
   is_preview: Flag;
   position: number;
@@ -251,6 +257,8 @@ export type CommentsTable = {
 export type AppearanceTable = {
   id: string;
   logo_url: string | null;
+  /** The asset shown in place of the URL column (optional in writes: absent is null). */
+  logo_asset_id?: string | null;
   /** JSON objects. */
   colors: string;
   fonts: string;
@@ -294,7 +302,27 @@ export type CertificatesTable = {
   created_at: Timestamp;
 };
 
+export type AssetsTable = {
+  id: string;
+  purpose: 'image' | 'video' | 'audio' | 'pdf' | 'download';
+  filename: string;
+  /** As declared while pending; once ready, the type sniffed from the bytes (what the file is served as). */
+  content_type: string;
+  byte_size: number;
+  sha256: string | null;
+  /** The SHA-256 the uploader declared, checked against the bytes. */
+  expected_sha256: string | null;
+  status: 'pending' | 'ready' | 'failed';
+  failure_reason: string | null;
+  /** Where the bytes are in the blob store; set when ready. */
+  storage_key: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
 export type Tables = {
+  assets: AssetsTable;
   certificates: CertificatesTable;
   quiz_attempts: QuizAttemptsTable;
   outbox: OutboxTable;

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   request_timeout: 408,
   payload_too_large: 413,
+  range_not_satisfiable: 416,
   uri_too_long: 414,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -55,6 +56,12 @@ export const errors = {
   notFound: (what = 'resource') => new ApiError('not_found', `No such ${what}.`),
   conflict: (description: string) => new ApiError('conflict', description),
   accessDenied: (description: string) => new ApiError('access_denied', description),
+  payloadTooLarge: (description: string, fields?: FieldError[]) =>
+    new ApiError('payload_too_large', description, { fields }),
+  rangeNotSatisfiable: (size: number) =>
+    new ApiError('range_not_satisfiable', `The requested range is outside the file (${size} bytes).`, {
+      headers: { 'content-range': `bytes */${size}` },
+    }),
   methodNotAllowed: (method: string) =>
     new ApiError('method_not_allowed', `${method} is not allowed here; the Allow header lists what is.`),
   rateLimited: (retryAfterSeconds: number) =>

@@ -22,6 +22,8 @@ declare module 'fastify' {
     oauth?: boolean;
     /** A POST that creates and honours Idempotency-Key. */
     idempotent?: boolean;
+    /** Its body is raw bytes (an upload), not JSON: no MCP tool is made of it. */
+    binary?: boolean;
   }
   interface FastifyRequest {
     principal: Principal;

@@ -87,7 +87,7 @@ function describe(route: RouteEntry, scope: string, anonymous: boolean): string 
 export function operationTools(routes: readonly RouteEntry[]): OperationTool[] {
   const tools: OperationTool[] = [];
   for (const route of routes) {
-    if (!route.url.startsWith('/api/v1') || route.method === 'HEAD') continue;
+    if (!route.url.startsWith('/api/v1') || route.method === 'HEAD' || route.config.binary === true) continue;
     const name = String(route.schema?.operationId);
     const scope = route.config.scope as Scope;
     const anonymous = route.config.anonymous === true;

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { HttpUrl, Timestamp } from '../../http/schemas.ts';
+import { HttpUrl, Id, Timestamp } from '../../http/schemas.ts';
 
 /** Fonts every browser has, so school pages never fetch fonts from a third party. */
 const FONTS = [
@@ -36,7 +36,10 @@ const NavigationItem = Type.Object(
 
 export const Appearance = Type.Object(
   {
-    logo_url: Type.Union([Type.String(), Type.Null()]),
+    logo_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'The logo: the URL of logo_asset_id when that is set, else the URL given',
+    }),
+    logo_asset_id: Type.Union([Type.String(), Type.Null()], { description: 'An uploaded image (purpose image)' }),
     colors: Type.Object(colorFields),
     fonts: Type.Object(fontFields),
     navigation: Type.Array(NavigationItem),
@@ -50,6 +53,11 @@ export type Appearance = Static<typeof Appearance>;
 export const AppearanceUpdate = Type.Object(
   {
     logo_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
+    logo_asset_id: Type.Optional(
+      Type.Union([Id('ast'), Type.Null()], {
+        description: 'A ready image asset (POST /api/v1/storage/assets); shown in place of logo_url',
+      }),
+    ),
     colors: Type.Optional(
       Type.Partial(Type.Object(colorFields), {
         additionalProperties: false,

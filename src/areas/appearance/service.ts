@@ -1,12 +1,14 @@
 import type { AppearanceTable } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import type { AreaDeps } from '../deps.ts';
+import type { StorageService } from '../storage/service.ts';
 import type { Appearance, AppearanceUpdate } from './schema.ts';
 import type { AppearanceStore } from './store.ts';
 
 /** What a school looks like until staff change it. */
 const DEFAULT_APPEARANCE: Appearance = {
   logo_url: null,
+  logo_asset_id: null,
   colors: { primary: '#1d4ed8', accent: '#c2410c', background: '#ffffff', text: '#1f2937' },
   fonts: { heading: 'system-ui', body: 'system-ui' },
   navigation: [],
@@ -14,9 +16,10 @@ const DEFAULT_APPEARANCE: Appearance = {
   updated_at: null,
 };
 
-function toAppearance(row: AppearanceTable): Appearance {
+function toAppearance(row: Omit<AppearanceTable, 'id'>, mediaUrl: (assetId: string) => string): Appearance {
   return {
-    logo_url: row.logo_url,
+    logo_url: row.logo_asset_id ? mediaUrl(row.logo_asset_id) : row.logo_url,
+    logo_asset_id: row.logo_asset_id ?? null,
     colors: JSON.parse(row.colors) as Appearance['colors'],
     fonts: JSON.parse(row.fonts) as Appearance['fonts'],
     navigation: JSON.parse(row.navigation) as Appearance['navigation'],
@@ -86,12 +89,12 @@ function checkNavigation(items: Appearance['navigation']): Appearance['navigatio
  * staff change something the defaults apply and nothing is stored; the first change stores the whole record.
  * Colours and fonts change key by key; the navigation is replaced as a whole.
  */
-export function appearanceService(deps: AreaDeps & { store: AppearanceStore }) {
-  const { db, clock, store } = deps;
+export function appearanceService(deps: AreaDeps & { store: AppearanceStore; storage: StorageService }) {
+  const { db, clock, store, storage } = deps;
 
   const current = async () => {
     const row = await store.get(db);
-    return row ? toAppearance(row) : DEFAULT_APPEARANCE;
+    return row ? toAppearance(row, storage.publicUrl) : DEFAULT_APPEARANCE;
   };
 
   return {
@@ -99,23 +102,22 @@ export function appearanceService(deps: AreaDeps & { store: AppearanceStore }) {
 
     async update(input: AppearanceUpdate) {
       if (input.custom_css !== undefined) checkCustomCss(input.custom_css);
+      if (input.logo_asset_id) await storage.requireReady('logo_asset_id', input.logo_asset_id, ['image']);
       const navigation = input.navigation === undefined ? undefined : checkNavigation(input.navigation);
-      const base = await current();
-      const next = {
-        logo_url: input.logo_url === undefined ? base.logo_url : input.logo_url,
-        colors: { ...base.colors, ...lowerCased(input.colors) },
-        fonts: { ...base.fonts, ...input.fonts },
-        navigation: navigation ?? base.navigation,
+      const stored = await store.get(db);
+      const base = stored ? toAppearance(stored, storage.publicUrl) : DEFAULT_APPEARANCE;
+      const row = {
+        // The URL as given is kept apart from the asset, which only covers it while set.
+        logo_url: input.logo_url === undefined ? (stored?.logo_url ?? null) : input.logo_url,
+        logo_asset_id: input.logo_asset_id === undefined ? (stored?.logo_asset_id ?? null) : input.logo_asset_id,
+        colors: JSON.stringify({ ...base.colors, ...lowerCased(input.colors) }),
+        fonts: JSON.stringify({ ...base.fonts, ...input.fonts }),
+        navigation: JSON.stringify(navigation ?? base.navigation),
         custom_css: input.custom_css ?? base.custom_css,
         updated_at: clock.now().toISOString(),
-      } satisfies Appearance;
-      await store.upsert(db, {
-        ...next,
-        colors: JSON.stringify(next.colors),
-        fonts: JSON.stringify(next.fonts),
-        navigation: JSON.stringify(next.navigation),
-      });
-      return next;
+      };
+      await store.upsert(db, row);
+      return toAppearance(row, storage.publicUrl);
     },
   };
 }

@@ -13,7 +13,10 @@ export const Course = Type.Object(
     slug: Type.String(),
     subtitle: Type.String(),
     description: Type.String(),
-    cover_url: Type.Union([Type.String(), Type.Null()]),
+    cover_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'The cover image: the URL of cover_asset_id when that is set, else the URL given',
+    }),
+    cover_asset_id: Type.Union([Type.String(), Type.Null()], { description: 'An uploaded image (purpose image)' }),
     lecturer_ids: Type.Array(Type.String()),
     price: Type.Union([Money, Type.Null()], { description: 'null means free' }),
     status: Status,
@@ -37,6 +40,9 @@ const Writable = Type.Partial(
     subtitle: Type.String({ maxLength: 300 }),
     description: Type.String({ maxLength: 50_000 }),
     cover_url: Type.Union([HttpUrl, Type.Null()]),
+    cover_asset_id: Type.Union([Id('ast'), Type.Null()], {
+      description: 'A ready image asset (POST /api/v1/storage/assets); shown in place of cover_url',
+    }),
     lecturer_ids: Type.Array(Id('lec'), { maxItems: 20, uniqueItems: true }),
     price: Type.Union([Money, Type.Null()]),
     visibility: Visibility,

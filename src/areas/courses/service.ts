@@ -7,17 +7,20 @@ import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import { slugRules } from '../slugs.ts';
+import type { StorageService } from '../storage/service.ts';
 import type { Course, CourseCreate, CourseListQuery, CourseUpdate } from './schema.ts';
 import type { CoursesStore } from './store.ts';
 
-export function toCourse(row: CoursesTable): Course {
+/** A course as the API shows it; `mediaUrl` gives the URL of its cover asset. */
+export function courseOf(row: CoursesTable, mediaUrl: (assetId: string) => string): Course {
   return {
     id: row.id,
     title: row.title,
     slug: row.slug,
     subtitle: row.subtitle,
     description: row.description,
-    cover_url: row.cover_url,
+    cover_url: row.cover_asset_id ? mediaUrl(row.cover_asset_id) : row.cover_url,
+    cover_asset_id: row.cover_asset_id ?? null,
     lecturer_ids: JSON.parse(row.lecturer_ids) as string[],
     price:
       row.price_amount === null || row.price_currency === null
@@ -36,8 +39,11 @@ export function toCourse(row: CoursesTable): Course {
  * Courses. Anonymous callers see published public courses (and unlisted ones by id or slug); a student also sees the
  * courses they are enrolled in; staff see everything. Anything else is 404, never 403.
  */
-export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange: () => void }) {
-  const { db, clock, store } = deps;
+export function coursesService(
+  deps: AreaDeps & { store: CoursesStore; onChange: () => void; storage: StorageService },
+) {
+  const { db, clock, store, storage } = deps;
+  const toCourse = (row: CoursesTable) => courseOf(row, storage.publicUrl);
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('course');
 
@@ -149,6 +155,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
 
     async create(input: CourseCreate, also?: AlsoWrite) {
       await checkLecturers(input.lecturer_ids);
+      if (input.cover_asset_id) await storage.requireReady('cover_asset_id', input.cover_asset_id, ['image']);
       const title = input.title.trim();
       const slug = await slugs.choose(input.slug, title);
       const at = now();
@@ -159,6 +166,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
         subtitle: input.subtitle ?? '',
         description: input.description ?? '',
         cover_url: input.cover_url ?? null,
+        cover_asset_id: input.cover_asset_id ?? null,
         lecturer_ids: JSON.stringify(input.lecturer_ids ?? []),
         price_amount: input.price?.amount ?? null,
         price_currency: input.price?.currency ?? null,
@@ -177,6 +185,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
     async update(id: string, input: CourseUpdate) {
       const row = await loadForWrite(id);
       await checkLecturers(input.lecturer_ids);
+      if (input.cover_asset_id) await storage.requireReady('cover_asset_id', input.cover_asset_id, ['image']);
       await slugs.assertFree(input.slug, id);
       if (row.status === 'published' && input.title !== undefined && !input.title.trim()) {
         throw errors.conflict('A published course needs a title; unpublish it first to clear the title.');
@@ -187,6 +196,7 @@ export function coursesService(deps: AreaDeps & { store: CoursesStore; onChange:
       if (input.subtitle !== undefined) changes.subtitle = input.subtitle;
       if (input.description !== undefined) changes.description = input.description;
       if (input.cover_url !== undefined) changes.cover_url = input.cover_url;
+      if (input.cover_asset_id !== undefined) changes.cover_asset_id = input.cover_asset_id;
       if (input.lecturer_ids !== undefined) changes.lecturer_ids = JSON.stringify(input.lecturer_ids);
       if (input.price !== undefined) {
         changes.price_amount = input.price?.amount ?? null;

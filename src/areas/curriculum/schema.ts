@@ -111,7 +111,14 @@ export const Lesson = Type.Object(
     title: Type.String(),
     type: LessonType,
     body: Type.Union([Type.String(), Type.Null()], { description: 'null when locked' }),
-    asset_url: Type.Union([Type.String(), Type.Null()], { description: 'null when locked or when there is none' }),
+    asset_url: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The lesson file: a signed URL of asset_id when that is set (valid until asset_url_expires_at), else the URL given; null when locked or when there is none',
+    }),
+    asset_id: Type.Union([Type.String(), Type.Null()], { description: 'The uploaded file; null when locked' }),
+    asset_url_expires_at: Type.Union([Timestamp, Type.Null()], {
+      description: 'When the signed asset_url stops working (fetch the lesson again for a new one); null otherwise',
+    }),
     duration_s: Type.Union([Type.Integer(), Type.Null()]),
     is_preview: Type.Boolean({ description: 'A free sample: its body is open to everyone who can see the course' }),
     position: Type.Integer(),
@@ -139,7 +146,13 @@ export const LessonCreate = Type.Object(
     ),
     quiz: Type.Optional(Type.Union([QuizInput, Type.Null()], { description: 'The questions of a quiz lesson' })),
     asset_url: Type.Optional(
-      Type.Union([HttpUrl, Type.Null()], { description: 'The video, audio, pdf or download file' }),
+      Type.Union([HttpUrl, Type.Null()], { description: 'The video, audio, pdf or download file, elsewhere' }),
+    ),
+    asset_id: Type.Optional(
+      Type.Union([Id('ast'), Type.Null()], {
+        description:
+          'An uploaded file (POST /api/v1/storage/assets) of the purpose the type needs (video, audio, pdf; any for download, text, quiz and embed); served in place of asset_url, to entitled callers only',
+      }),
     ),
     duration_s: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000 }), Type.Null()])),
     is_preview: Type.Optional(Type.Boolean()),

@@ -5,6 +5,8 @@ import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { CoursesService } from '../courses/service.ts';
 import type { AreaDeps } from '../deps.ts';
+import type { Purpose } from '../storage/schema.ts';
+import type { StorageService } from '../storage/service.ts';
 import { type QuizInput, quizProblem, quizView } from './quiz.ts';
 import {
   type DripInput,
@@ -46,14 +48,28 @@ function opensAt(section: DripColumns, enrolledAt: Date | null): Date | null {
 
 const list = <T>(data: T[]) => ({ data, has_more: false, next_cursor: null });
 
+const ANY_PURPOSE: readonly Purpose[] = ['image', 'video', 'audio', 'pdf', 'download'];
+/** The uploads a lesson of each type may carry. */
+const ASSET_PURPOSES: Record<LessonsTable['type'], readonly Purpose[]> = {
+  video: ['video'],
+  audio: ['audio'],
+  pdf: ['pdf'],
+  download: ANY_PURPOSE,
+  text: ANY_PURPOSE,
+  quiz: ANY_PURPOSE,
+  embed: ANY_PURPOSE,
+};
+
 /**
  * Sections and lessons of a course. Positions are dense (0..n-1) per course and per section; every change of them
  * runs in one transaction holding the course's lock. Non-staff callers see published sections and lessons of courses
  * visible to them (courses.visibleTo), anything else is 404; a lesson's body and asset are open to staff, for
  * previews, and to enrolled students once the section's drip has opened — otherwise the lesson comes `locked`.
  */
-export function curriculumService(deps: AreaDeps & { store: CurriculumStore; courses: CoursesService }) {
-  const { db, clock, store, courses } = deps;
+export function curriculumService(
+  deps: AreaDeps & { store: CurriculumStore; courses: CoursesService; storage: StorageService },
+) {
+  const { db, clock, store, courses, storage } = deps;
   const now = () => clock.now().toISOString();
 
   async function accessTo(principal: Principal, course: CoursesTable): Promise<Access | undefined> {
@@ -95,6 +111,22 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
     };
   }
 
+  /**
+   * The lesson's file as the caller sees it: nothing while locked; an uploaded file through a signed URL — handed out
+   * only here, so only to callers the lesson is open to — else the URL given.
+   */
+  function lessonFile(row: LessonsTable, locked: boolean) {
+    if (locked) return { asset_url: null, asset_id: null, asset_url_expires_at: null };
+    if (!row.asset_id) return { asset_url: row.asset_url, asset_id: null, asset_url_expires_at: null };
+    const signed = storage.signedUrl(row.asset_id);
+    return { asset_url: signed.url, asset_id: row.asset_id, asset_url_expires_at: signed.expiresAt };
+  }
+
+  /** Checks that the asset a lesson of `type` is to carry is a ready upload it may carry. */
+  async function checkAsset(assetId: string | null | undefined, type: LessonsTable['type']) {
+    if (assetId) await storage.requireReady('asset_id', assetId, ASSET_PURPOSES[type]);
+  }
+
   /** What the caller sees of lessons in `section`; its drip is worked out once for all of them. */
   function lessonView(section: DripColumns, access: Access) {
     const sectionHold = dripHold(section, access);
@@ -109,7 +141,7 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
         title: row.title,
         type: row.type,
         body: locked ? null : row.body,
-        asset_url: locked ? null : row.asset_url,
+        ...lessonFile(row, locked),
         duration_s: row.duration_s === null ? null : Number(row.duration_s),
         is_preview: preview,
         position: Number(row.position),
@@ -197,17 +229,24 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
   }
 
   /** Why a lesson cannot be published as it is, if it cannot. */
-  function contentProblem(row: Pick<LessonsTable, 'type' | 'body' | 'asset_url' | 'quiz'>): string | undefined {
+  function contentProblem(
+    row: Pick<LessonsTable, 'type' | 'body' | 'asset_url' | 'asset_id' | 'quiz'>,
+  ): string | undefined {
     const hasBody = row.body.trim() !== '';
+    const hasFile = Boolean(row.asset_url || row.asset_id);
     switch (row.type) {
       case 'text':
         return hasBody ? undefined : 'A text lesson needs a body before it can be published; set body.';
       case 'quiz':
         return row.quiz ? undefined : 'A quiz lesson needs its questions before it can be published; set quiz.';
       case 'embed':
-        return hasBody || row.asset_url ? undefined : 'An embed lesson needs a body (embed code) or an asset_url.';
+        return hasBody || hasFile
+          ? undefined
+          : 'An embed lesson needs a body (embed code) or an asset_url (or an uploaded asset_id).';
       default:
-        return row.asset_url ? undefined : `A ${row.type} lesson needs an asset_url before it can be published.`;
+        return hasFile
+          ? undefined
+          : `A ${row.type} lesson needs an asset_url (or an uploaded asset_id) before it can be published.`;
     }
   }
 
@@ -450,6 +489,7 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
     async createLesson(sectionId: string, input: LessonCreate, also?: AlsoWrite) {
       const section = await sectionForWrite(db, sectionId);
       const title = trimmedTitle(input.title);
+      await checkAsset(input.asset_id, input.type ?? 'text');
       return inCourse(section.course_id, async (trx) => {
         const current = await sectionForWrite(trx, sectionId);
         const count = await store.countLessons(trx, sectionId);
@@ -470,6 +510,7 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
           type: input.type ?? 'text',
           body: input.body ?? '',
           asset_url: input.asset_url ?? null,
+          asset_id: input.asset_id ?? null,
           duration_s: input.duration_s ?? null,
           is_preview: input.is_preview ? 1 : 0,
           position,
@@ -491,8 +532,17 @@ export function curriculumService(deps: AreaDeps & { store: CurriculumStore; cou
       if (input.type !== undefined) changes.type = input.type;
       if (input.body !== undefined) changes.body = input.body;
       if (input.asset_url !== undefined) changes.asset_url = input.asset_url;
+      if (input.asset_id !== undefined) changes.asset_id = input.asset_id;
       if (input.duration_s !== undefined) changes.duration_s = input.duration_s;
       if (input.is_preview !== undefined) changes.is_preview = input.is_preview ? 1 : 0;
+      if (input.asset_id !== undefined || input.type !== undefined) {
+        // Checked before the course lock is taken: an asset never leaves ready, nor changes purpose.
+        const before = await lessonForWrite(db, id);
+        await checkAsset(
+          changes.asset_id === undefined ? before.asset_id : changes.asset_id,
+          changes.type ?? before.type,
+        );
+      }
       return withLesson(id, async (trx, row) => {
         const type = changes.type ?? row.type;
         // Changing a quiz lesson's type drops its questions; a quiz given to another type is refused.

@@ -12,7 +12,10 @@ export const Lecturer = Type.Object(
     name: Type.String(),
     title: Type.String(),
     bio: Type.String(),
-    avatar_url: Type.Union([Type.String(), Type.Null()]),
+    avatar_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'The portrait: the URL of avatar_asset_id when that is set, else the URL given',
+    }),
+    avatar_asset_id: Type.Union([Type.String(), Type.Null()], { description: 'An uploaded image (purpose image)' }),
     email: Type.Union([Type.String(), Type.Null()], { description: 'Shown to staff only; null for everyone else' }),
     user_id: Type.Union([Type.String(), Type.Null()], {
       description: 'The linked user account; shown to staff only, null for everyone else',
@@ -33,6 +36,11 @@ export const LecturerCreate = Type.Object(
     ),
     bio: Type.Optional(Type.String({ maxLength: 10_000 })),
     avatar_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
+    avatar_asset_id: Type.Optional(
+      Type.Union([Id('ast'), Type.Null()], {
+        description: 'A ready image asset (POST /api/v1/storage/assets); shown in place of avatar_url',
+      }),
+    ),
     email: Type.Optional(Type.Union([Email, Type.Null()])),
     user_id: Type.Optional(
       Type.Union([Id('usr'), Type.Null()], {

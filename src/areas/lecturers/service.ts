@@ -8,17 +8,19 @@ import { isStaff, type Principal } from '../../http/principal.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
+import type { StorageService } from '../storage/service.ts';
 import type { Lecturer, LecturerCreate, LecturerListQuery, LecturerUpdate } from './schema.ts';
 import type { LecturersStore } from './store.ts';
 
 /** The public profile; the contact address and the account link are for staff only. */
-function toLecturer(row: LecturersTable, staff: boolean): Lecturer {
+function lecturerOf(row: LecturersTable, staff: boolean, mediaUrl: (assetId: string) => string): Lecturer {
   return {
     id: row.id,
     name: row.name,
     title: row.title,
     bio: row.bio,
-    avatar_url: row.avatar_url,
+    avatar_url: row.avatar_asset_id ? mediaUrl(row.avatar_asset_id) : row.avatar_url,
+    avatar_asset_id: row.avatar_asset_id ?? null,
     email: staff ? row.email : null,
     user_id: staff ? row.user_id : null,
     status: row.status,
@@ -31,8 +33,12 @@ function toLecturer(row: LecturersTable, staff: boolean): Lecturer {
  * Lecturer profiles. Anonymous callers and students see active lecturers without email or user link; archived
  * lecturers are 404 to them. Staff see everything. A lecturer listed on a course cannot be deleted, only archived.
  */
-export function lecturersService(deps: AreaDeps & { store: LecturersStore }) {
+export function lecturersService(deps: AreaDeps & { store: LecturersStore; storage: StorageService }) {
   const { db, clock, store } = deps;
+  const toLecturer = (row: LecturersTable, staff: boolean) => lecturerOf(row, staff, deps.storage.publicUrl);
+  const checkAvatar = async (id: string | null | undefined) => {
+    if (id) await deps.storage.requireReady('avatar_asset_id', id, ['image']);
+  };
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('lecturer');
   const blankName = () =>
@@ -103,6 +109,7 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore }) {
       const name = input.name.trim();
       if (!name) throw blankName();
       await checkUser(input.user_id);
+      await checkAvatar(input.avatar_asset_id);
       const at = now();
       const row: LecturersTable = {
         id: newId('lec'),
@@ -110,6 +117,7 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore }) {
         title: input.title?.trim() ?? '',
         bio: input.bio ?? '',
         avatar_url: input.avatar_url ?? null,
+        avatar_asset_id: input.avatar_asset_id ?? null,
         email: input.email ? normalizeEmail(input.email) : null,
         user_id: input.user_id ?? null,
         status: 'active',
@@ -135,6 +143,10 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore }) {
       if (input.title !== undefined) changes.title = input.title.trim();
       if (input.bio !== undefined) changes.bio = input.bio;
       if (input.avatar_url !== undefined) changes.avatar_url = input.avatar_url;
+      if (input.avatar_asset_id !== undefined) {
+        await checkAvatar(input.avatar_asset_id);
+        changes.avatar_asset_id = input.avatar_asset_id;
+      }
       if (input.email !== undefined) changes.email = input.email ? normalizeEmail(input.email) : null;
       await linkWrite(changes.user_id, id, () => store.update(db, id, changes));
       return toLecturer({ ...row, ...changes }, true);

@@ -7,6 +7,7 @@ import { textSearch } from './005_text_search.ts';
 import { jobs } from './006_jobs.ts';
 import { mail } from './007_mail.ts';
 import { students } from './008_students.ts';
+import { storage } from './009_storage.ts';
 import { certificates } from './010_certificates.ts';
 import { quizzes } from './011_quizzes.ts';
 
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '006_jobs': jobs,
   '007_mail': mail,
   '008_students': students,
+  '009_storage': storage,
   '010_certificates': certificates,
   '011_quizzes': quizzes,
 };
