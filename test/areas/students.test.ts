@@ -142,6 +142,9 @@ for (const engine of engines) {
         ],
         ['GET', `/api/v1/students/bulk-enrollments/${job}`, 'students:read'],
         ['POST', `/api/v1/account/lessons/${les}/complete`, 'account:write', {}],
+        ['POST', `/api/v1/account/lessons/${les}/quiz-attempts`, 'account:write', { answers: [[0]] }],
+        ['GET', `/api/v1/account/lessons/${les}/quiz-attempts`, 'account:read'],
+        ['GET', `/api/v1/students/${id}/lessons/${les}/quiz-attempts`, 'students:read'],
       ];
       const staffWithout = apiClient(server.url, await tokenFor(server, staffPerson, 'courses:read'));
       const studentWithout = apiClient(server.url, await tokenFor(server, stu, 'courses:read'));
@@ -447,6 +450,84 @@ for (const engine of engines) {
       const held = await stuApi.post(`/api/v1/account/lessons/${dripped.lessons[0]}/complete`);
       assert.equal(held.status, 409);
       assert.match(String(held.body.error_description), /opens at/);
+    });
+
+    test('a quiz lesson is completed by passing its quiz; attempts are kept, marked and limited', async () => {
+      const c = await course({ lessons: 1 });
+      const section = ok<{ data: { id: string }[] }>(await staff.get(`/api/v1/courses/${c.id}/sections`)).data[0];
+      const quiz = ok<{ id: string }>(
+        await staff.post(`/api/v1/sections/${section?.id}/lessons`, {
+          title: 'Check',
+          type: 'quiz',
+          quiz: {
+            pass_percent: 100,
+            max_attempts: 3,
+            questions: [
+              { prompt: 'One?', choices: ['a', 'b'], answers: [0] },
+              { prompt: 'Both?', choices: ['a', 'b', 'c'], answers: [0, 2], explanation: 'a and c.' },
+            ],
+          },
+        }),
+        201,
+      );
+      ok(await staff.post(`/api/v1/lessons/${quiz.id}/publish`));
+      const attempts = `/api/v1/account/lessons/${quiz.id}/quiz-attempts`;
+      assert.equal((await stuApi.post(attempts, { answers: [[0], [0, 2]] })).status, 409, 'not enrolled');
+      ok(await enroll(stu.id, { course_id: c.id }), 201);
+      ok(await stuApi.post(`/api/v1/account/lessons/${c.lessons[0]}/complete`));
+
+      const asking = await stuApi.post(`/api/v1/account/lessons/${quiz.id}/complete`);
+      assert.equal(asking.status, 409, 'a quiz is not completed by asking');
+      assert.match(String(asking.body.error_description), /passing its quiz/);
+      assert.equal((await stuApi.post(attempts, { answers: [[0]] })).status, 400, 'one answer list per question');
+      assert.equal((await stuApi.post(attempts, { answers: [[0], [0, 0]] })).status, 400, 'a choice picked twice');
+
+      type Result = {
+        attempt: {
+          score_percent: number;
+          passed: boolean;
+          results: { correct: boolean; explanation: string | null }[];
+        };
+        attempts_left: number | null;
+        progress: Progress;
+      };
+      const failed = ok<Result>(await stuApi.post(attempts, { answers: [[0], [0]] }), 201);
+      assert.equal(failed.attempt.score_percent, 50);
+      assert.equal(failed.attempt.passed, false);
+      assert.deepEqual(failed.attempt.results, [
+        { correct: true, explanation: null },
+        { correct: false, explanation: 'a and c.' },
+      ]);
+      assert.equal(failed.attempts_left, 2);
+      assert.equal(failed.progress.enrollment_status, 'active');
+
+      const passed = ok<Result>(await stuApi.post(attempts, { answers: [[0], [2, 0]] }), 201);
+      assert.equal(passed.attempt.passed, true);
+      assert.equal(passed.attempts_left, 1);
+      assert.equal(passed.progress.percent, 100);
+      assert.equal(passed.progress.enrollment_status, 'completed', 'the pass completed the last lesson');
+      ok(await stuApi.post(attempts, { answers: [[1], [1]] }), 201);
+      const spent = await stuApi.post(attempts, { answers: [[0], [0, 2]] });
+      assert.equal(spent.status, 409);
+      assert.match(String(spent.body.error_description), /All 3 attempts/);
+
+      const mine = ok<{ data: { passed: boolean; answers: number[][] }[] }>(await stuApi.get(attempts));
+      assert.deepEqual(
+        mine.data.map((a) => a.passed),
+        [false, true, false],
+        'newest first',
+      );
+      assert.deepEqual(mine.data[1]?.answers, [[0], [2, 0]]);
+      const seenByStaff = ok<{ data: unknown[] }>(
+        await staff.get(`/api/v1/students/${stu.id}/lessons/${quiz.id}/quiz-attempts`),
+      );
+      assert.equal(seenByStaff.data.length, 3);
+      assert.equal((await otherApi.get(`/api/v1/students/${stu.id}/lessons/${quiz.id}/quiz-attempts`)).status, 404);
+      assert.equal(
+        (await stuApi.post(`/api/v1/account/lessons/${c.lessons[0]}/quiz-attempts`, { answers: [[0]] })).status,
+        409,
+        'a text lesson has no quiz',
+      );
     });
 
     test('the last lessons completed at once still complete the enrollment (each completion counts the other)', async () => {

@@ -479,6 +479,12 @@ export function curriculumService(
      * completed, not past its expiry); undefined when the lesson is 404 to them. The students area lets a person
      * complete a lesson by this rule (enrolled, and the lesson not locked), so it is not written a second time.
      */
+    /** A quiz lesson's questions with their answers, for marking; null for other lessons. */
+    async storedQuiz(lessonId: string): Promise<QuizInput | null> {
+      const row = await store.findLesson(db, lessonId);
+      return row?.quiz ? (JSON.parse(row.quiz) as QuizInput) : null;
+    },
+
     async lessonAccess(principal: Principal, lessonId: string) {
       const found = await visibleLesson(principal, lessonId);
       if (!found) return undefined;

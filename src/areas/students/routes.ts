@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { errorResponses } from '../../http/schemas.ts';
+import { QuizSubmission } from '../curriculum/quiz.ts';
 import {
   BulkEnrollment,
   BulkEnrollmentCreate,
@@ -11,6 +12,8 @@ import {
   JobIdParams,
   LessonParams,
   Progress,
+  QuizAttemptList,
+  QuizAttemptResult,
   Student,
   StudentCourseParams,
   StudentCreate,
@@ -210,5 +213,45 @@ export function studentsRoutes(fastify: FastifyInstance, service: StudentsServic
       response: { 200: Progress, ...writeErrors },
     },
     handler: async (request) => service.completeMyLesson(request.principal, request.params.lesson_id),
+  });
+
+  app.post('/api/v1/account/lessons/:lesson_id/quiz-attempts', {
+    config: { scope: 'account:write' },
+    schema: {
+      operationId: 'submitMyQuizAttempt',
+      tags: ['account'],
+      summary: 'Answer a quiz lesson of a course you are enrolled in',
+      description:
+        'Marks the answers (one list of picked choice indexes per question, in order) and keeps the attempt; a pass completes the lesson. Answers the attempt with what was right, the attempts left and your progress.',
+      params: LessonParams,
+      body: QuizSubmission,
+      response: { 201: QuizAttemptResult, ...writeErrors },
+    },
+    handler: async (request, reply) =>
+      reply.code(201).send(await service.submitMyQuiz(request.principal, request.params.lesson_id, request.body)),
+  });
+
+  app.get('/api/v1/account/lessons/:lesson_id/quiz-attempts', {
+    config: { scope: 'account:read' },
+    schema: {
+      operationId: 'listMyQuizAttempts',
+      tags: ['account'],
+      summary: 'Your attempts at a quiz lesson, newest first',
+      params: LessonParams,
+      response: { 200: QuizAttemptList, ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => service.myQuizAttempts(request.principal, request.params.lesson_id),
+  });
+
+  app.get('/api/v1/students/:id/lessons/:lesson_id/quiz-attempts', {
+    config: read,
+    schema: {
+      operationId: 'listStudentQuizAttempts',
+      tags,
+      summary: "A student's attempts at a quiz lesson, newest first",
+      params: StudentLessonParams,
+      response: { 200: QuizAttemptList, ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => service.quizAttempts(request.principal, request.params.id, request.params.lesson_id),
   });
 }

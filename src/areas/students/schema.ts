@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { Id, ListQueryBase, Page, Timestamp } from '../../http/schemas.ts';
 import { Email, PersonName } from '../../identity/schema.ts';
+import { QuizAttempt } from '../curriculum/quiz.ts';
 
 /** Most rows one bulk enrollment takes. */
 export const MAX_BULK_ROWS = 1000;
@@ -146,6 +147,14 @@ export const Progress = Type.Object(
   { $id: 'Progress' },
 );
 export type Progress = Static<typeof Progress>;
+
+export const QuizAttemptResult = Type.Object({
+  attempt: QuizAttempt,
+  attempts_left: Type.Union([Type.Integer(), Type.Null()], { description: 'null when the quiz allows any number' }),
+  progress: Progress,
+});
+
+export const QuizAttemptList = Type.Object({ data: Type.Array(QuizAttempt) });
 
 export const BulkEnrollmentRow = Type.Object(
   {

@@ -7,6 +7,7 @@ import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { CertificatesService } from '../certificates/service.ts';
+import type { QuizSubmission } from '../curriculum/quiz.ts';
 import type { CurriculumService } from '../curriculum/service.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
@@ -68,6 +69,13 @@ export function studentsService(
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('student');
   const enrollments = enrollmentRules({ db, clock, store, mail: deps.mail });
+  /** The signed-in caller's own user row, for the account's paths. */
+  async function me(principal: Principal) {
+    const row = principal.kind === 'user' ? await store.findUser(db, principal.userId) : undefined;
+    if (!row) throw errors.notFound('lesson');
+    return row;
+  }
+
   const progress = progressRules({
     db,
     clock,
@@ -252,10 +260,22 @@ export function studentsService(
 
     /** The caller completes a lesson of their own (the account's path). */
     async completeMyLesson(principal: Principal, lessonId: string) {
-      if (principal.kind !== 'user') throw errors.notFound('lesson');
-      const me = await store.findUser(db, principal.userId);
-      if (!me) throw errors.notFound('lesson');
-      return progress.complete(me, lessonId);
+      return progress.complete(await me(principal), lessonId);
+    },
+
+    /** The caller answers a quiz of their own; a pass completes the lesson. */
+    async submitMyQuiz(principal: Principal, lessonId: string, submission: QuizSubmission) {
+      return progress.submitQuiz(await me(principal), lessonId, submission);
+    },
+
+    async myQuizAttempts(principal: Principal, lessonId: string) {
+      return { data: await progress.attempts((await me(principal)).id, lessonId) };
+    },
+
+    /** A student's attempts at a quiz: staff see anyone's, a student their own. */
+    async quizAttempts(principal: Principal, key: string, lessonId: string) {
+      const student = await visibleStudent(principal, key);
+      return { data: await progress.attempts(student.id, lessonId) };
     },
 
     startBulkEnrollment: (input: BulkEnrollmentCreate, also?: AlsoWrite) => bulk.start(input, also),

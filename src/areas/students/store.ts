@@ -1,5 +1,11 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
-import type { EnrollmentsTable, Executor, LessonProgressTable, UsersTable } from '../../db/tables.ts';
+import type {
+  EnrollmentsTable,
+  Executor,
+  LessonProgressTable,
+  QuizAttemptsTable,
+  UsersTable,
+} from '../../db/tables.ts';
 import { containsText } from '../../db/text-match.ts';
 
 type EnrollmentState = EnrollmentsTable['status'];
@@ -125,6 +131,42 @@ export function studentsStore() {
         .execute(),
 
     /** Records a completion; a lesson completed before keeps its first time. */
+    hasPassingAttempt: async (ex: Executor, userId: string, lessonId: string) =>
+      (await ex
+        .selectFrom('quiz_attempts')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('lesson_id', '=', lessonId)
+        .where('passed', '=', 1)
+        .executeTakeFirst()) !== undefined,
+
+    countAttempts: async (ex: Executor, userId: string, lessonId: string) =>
+      Number(
+        (
+          await ex
+            .selectFrom('quiz_attempts')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('user_id', '=', userId)
+            .where('lesson_id', '=', lessonId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+
+    insertAttempt: async (ex: Executor, row: QuizAttemptsTable) => {
+      await ex.insertInto('quiz_attempts').values(row).execute();
+    },
+
+    /** A person's attempts at one quiz, newest first (a quiz allows at most 100, so no cursor). */
+    listAttempts: (ex: Executor, userId: string, lessonId: string) =>
+      ex
+        .selectFrom('quiz_attempts')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('lesson_id', '=', lessonId)
+        .orderBy('id', 'desc')
+        .limit(100)
+        .execute(),
+
     insertProgress: async (ex: Executor, row: LessonProgressTable) => {
       await ex
         .insertInto('lesson_progress')
