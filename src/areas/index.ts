@@ -81,6 +81,7 @@ export function buildAreas(
   const students = studentsService({
     ...deps,
     store: studentsStore(),
+    courses,
     curriculum,
     certificates,
     mail: deps.mail,

@@ -145,6 +145,7 @@ for (const engine of engines) {
         ['POST', `/api/v1/account/lessons/${les}/quiz-attempts`, 'account:write', { answers: [[0]] }],
         ['GET', `/api/v1/account/lessons/${les}/quiz-attempts`, 'account:read'],
         ['GET', `/api/v1/students/${id}/lessons/${les}/quiz-attempts`, 'students:read'],
+        ['POST', '/api/v1/account/enrollments', 'account:write', { course_id: crs }],
       ];
       const staffWithout = apiClient(server.url, await tokenFor(server, staffPerson, 'courses:read'));
       const studentWithout = apiClient(server.url, await tokenFor(server, stu, 'courses:read'));
@@ -450,6 +451,35 @@ for (const engine of engines) {
       const held = await stuApi.post(`/api/v1/account/lessons/${dripped.lessons[0]}/complete`);
       assert.equal(held.status, 409);
       assert.match(String(held.body.error_description), /opens at/);
+    });
+
+    test('a student enrolls themselves in a free open course they can see; paid, closed, draft and staff are refused', async () => {
+      const free = await course({ lessons: 1 });
+      const first = await stuApi.post<Enrollment>('/api/v1/account/enrollments', { course_id: free.slug });
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      assert.equal(first.body.source, 'manual');
+      assert.equal(first.body.status, 'active');
+      const again = await stuApi.post<Enrollment>('/api/v1/account/enrollments', { course_id: free.id });
+      assert.equal(again.status, 200);
+      assert.equal(again.body.id, first.body.id);
+
+      const paid = await course({ lessons: 1 });
+      ok(await staff.patch(`/api/v1/courses/${paid.id}`, { price: { amount: 1900, currency: 'EUR' } }));
+      const closed = await course({ lessons: 1 });
+      ok(await staff.patch(`/api/v1/courses/${closed.id}`, { enrollment_open: false }));
+      const draft = await course({ lessons: 1, publish: false });
+      for (const [what, c, status, pattern] of [
+        ['paid', paid, 409, /checkout/],
+        ['closed', closed, 409, /not taking enrollments/],
+        ['draft', draft, 404, /No such course/],
+      ] as const) {
+        const refused = await stuApi.post('/api/v1/account/enrollments', { course_id: c.id });
+        assert.equal(refused.status, status, what);
+        assert.match(String(refused.body.error_description), pattern, what);
+      }
+      const staffOwn = apiClient(server.url, await tokenFor(server, staffPerson, 'account:write'));
+      assert.equal((await staffOwn.post('/api/v1/account/enrollments', { course_id: free.id })).status, 409);
+      assert.equal((await stuApi.post('/api/v1/account/enrollments', { course_id: free.id, x: 1 })).status, 400);
     });
 
     test('a quiz lesson is completed by passing its quiz; attempts are kept, marked and limited', async () => {

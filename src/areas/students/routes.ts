@@ -14,6 +14,7 @@ import {
   Progress,
   QuizAttemptList,
   QuizAttemptResult,
+  SelfEnrollment,
   Student,
   StudentCourseParams,
   StudentCreate,
@@ -253,5 +254,20 @@ export function studentsRoutes(fastify: FastifyInstance, service: StudentsServic
       response: { 200: QuizAttemptList, ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => service.quizAttempts(request.principal, request.params.id, request.params.lesson_id),
+  });
+
+  app.post('/api/v1/account/enrollments', {
+    config: { scope: 'account:write', idempotent: true },
+    schema: {
+      operationId: 'enrollMyself',
+      tags: ['account'],
+      summary: 'Enroll yourself in a free course that is open for enrollment',
+      description:
+        '201 when the enrollment is new, 200 when you were enrolled already (a revoked or expired enrollment is reopened). Paid courses are bought at checkout.',
+      body: SelfEnrollment,
+      response: { 201: Enrollment, 200: Enrollment, ...writeErrors },
+    },
+    handler: async (request, reply) =>
+      madeOrFound(reply, service.enrollSelf(request.principal, request.body.course_id, request.idempotency?.record)),
   });
 }

@@ -111,6 +111,11 @@ export const EnrollmentCreate = Type.Object(
 );
 export type EnrollmentCreate = Static<typeof EnrollmentCreate>;
 
+export const SelfEnrollment = Type.Object(
+  { course_id: Type.String({ minLength: 1, maxLength: 120, description: 'A crs_… id or the course slug' }) },
+  { additionalProperties: false },
+);
+
 export const EnrollmentListQuery = Type.Object(
   {
     ...ListQueryBase,

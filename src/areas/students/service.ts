@@ -7,6 +7,7 @@ import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { CertificatesService } from '../certificates/service.ts';
+import type { CoursesService } from '../courses/service.ts';
 import type { QuizSubmission } from '../curriculum/quiz.ts';
 import type { CurriculumService } from '../curriculum/service.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -57,6 +58,7 @@ const visibleStudents = (principal: Principal): 'all' | string[] =>
 export function studentsService(
   deps: AreaDeps & {
     store: StudentsStore;
+    courses: Pick<CoursesService, 'get'>;
     curriculum: CurriculumService;
     /** Issues the certificate of a course completed, in the completing transaction. */
     certificates: Pick<CertificatesService, 'issue'>;
@@ -69,10 +71,10 @@ export function studentsService(
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('student');
   const enrollments = enrollmentRules({ db, clock, store, mail: deps.mail });
-  /** The signed-in caller's own user row, for the account's paths. */
-  async function me(principal: Principal) {
+  /** The signed-in caller's own user row, for the account's paths (a caller without one finds no `what`). */
+  async function me(principal: Principal, what = 'lesson') {
     const row = principal.kind === 'user' ? await store.findUser(db, principal.userId) : undefined;
-    if (!row) throw errors.notFound('lesson');
+    if (!row) throw errors.notFound(what);
     return row;
   }
 
@@ -236,6 +238,31 @@ export function studentsService(
         const result = await enrollments.enroll(trx, student, course, {
           expiresAt,
           source: input.source ?? 'manual',
+          confirm: true,
+        });
+        await also?.(trx, result.enrollment, result.inserted ? 'created' : 'existing');
+        return { created: result.inserted, item: result.enrollment };
+      });
+    },
+
+    /**
+     * A student enrolls themselves (the course page's button, or their app with account:write): only in a free,
+     * published course they can see whose enrollment is open. Staff are not students; paid courses go through checkout.
+     */
+    async enrollSelf(principal: Principal, courseKey: string, also?: AlsoWrite) {
+      const student = await me(principal, 'course');
+      const course = await deps.courses.get(principal, courseKey);
+      if (student.role !== 'student')
+        throw errors.conflict('Staff and owners see every course without enrolling; enrollment is for students.');
+      const closed = closedCourse(course);
+      if (closed) throw errors.conflict(closed);
+      if (!course.enrollment_open) throw errors.conflict(`${course.title} is not taking enrollments at the moment.`);
+      if (course.price)
+        throw errors.conflict(`${course.title} is a paid course: it is bought at checkout, not enrolled in directly.`);
+      return db.transaction().execute(async (trx) => {
+        const result = await enrollments.enroll(trx, student, course, {
+          expiresAt: null,
+          source: 'manual',
           confirm: true,
         });
         await also?.(trx, result.enrollment, result.inserted ? 'created' : 'existing');
