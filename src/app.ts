@@ -47,8 +47,11 @@ import type { RateLimiter } from './security/rate-limiter.ts';
 import { registerAccountAppsPage } from './web/account-apps-page.ts';
 import { registerAssetRoutes } from './web/assets.ts';
 import { renderErrorPage } from './web/error-page.ts';
-import { registerHomePage } from './web/home-page.ts';
-import { pageRenderer, requestPageContext } from './web/page-context.ts';
+import { pageRenderer, pageWriter, requestPageContext } from './web/page-context.ts';
+import { sharedPages, WEB_CACHE } from './web/pages/shared-pages.ts';
+import { registerPublicSite } from './web/pages/site.ts';
+import { registerSitemap } from './web/pages/sitemap.ts';
+import { registerThemeRoute, siteLook } from './web/pages/theme.ts';
 import { registerPostPages } from './web/post-page.ts';
 import { registerSetupPage } from './web/setup-page.ts';
 import { registerSignInPages } from './web/signin-page.ts';
@@ -159,9 +162,6 @@ export async function buildApp(deps: AppDeps) {
   });
   const cookie_ = sessionCookie(config.COOKIE_SECURE);
   const browser = browserSessions({ sessions, cookie: cookie_ });
-  const schoolName = async () => (await school.get(db))?.name;
-  const render = pageRenderer({ schoolName });
-  const pageContext = requestPageContext({ schoolName, sessions, cookie: cookie_ });
 
   const tokens = tokenCache({ ttlMs: config.TOKEN_CACHE_SECONDS * 1000, now: () => clock.now().getTime() });
   const verifyAccessToken = accessTokenVerifier({ db, clock, cache: tokens });
@@ -196,6 +196,17 @@ export async function buildApp(deps: AppDeps) {
     onCatalogChange: () => deps.invalidations.publish('catalog'),
   });
 
+  const schoolName = async () => (await school.get(db))?.name;
+  const look = siteLook(areas.appearance);
+  const write = pageWriter({ schoolName, look });
+  const render = pageRenderer({ write });
+  const pageContext = requestPageContext({ schoolName, look, sessions, cookie: cookie_ });
+  const site = {
+    areas,
+    baseUrl: config.BASE_URL,
+    pages: sharedPages({ write, cache: responses }),
+  };
+
   registerHealthRoutes(app, { database });
   const introspection = introspectionFastPath({
     verify: verifyAccessToken,
@@ -221,13 +232,17 @@ export async function buildApp(deps: AppDeps) {
     ttlMs: config.DOCS_CACHE_SECONDS * 1000,
   });
   deps.invalidations.on('tokens', () => tokens.clear());
+  const sitemap = registerSitemap(app, { ...site, now: () => clock.now().getTime(), ttlMs: config.DOCS_CACHE_SECONDS * 1000 });
   deps.invalidations.on('catalog', () => {
     responses.clear('courses');
     responses.clear('mcp');
+    responses.clear(WEB_CACHE);
     documents.invalidate();
+    sitemap.invalidate();
   });
   registerDiscoveryRoutes(app, { config, db, school, documents });
   registerAssetRoutes(app);
+  registerThemeRoute(app, { appearance: areas.appearance });
   const internal = internalCalls();
   await app.register(async (api: FastifyInstance) => {
     installValidators(api);
@@ -254,7 +269,7 @@ export async function buildApp(deps: AppDeps) {
   await registerMcpRoutes(app, { mcp, verify: verifyAccessToken, baseUrl: config.BASE_URL, responses });
   await app.register(async (pages: FastifyInstance) => {
     registerViewer(pages, { sessions, cookie: cookie_ });
-    registerHomePage(pages, { setup, render });
+    registerPublicSite(pages, { ...site, setup, render });
     registerSetupPage(pages, { setup, browser, render });
     registerSignInPages(pages, { signin, browser, render });
     registerSignUpPage(pages, { signin, browser, render });

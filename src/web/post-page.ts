@@ -4,18 +4,13 @@ import type { CommentsService } from '../areas/comments/service.ts';
 import type { Post } from '../areas/posts/schema.ts';
 import type { PostsService } from '../areas/posts/service.ts';
 import { ApiError } from '../http/errors.ts';
-import { ANONYMOUS, type Principal } from '../http/principal.ts';
-import type { User } from '../identity/schema.ts';
 import { parseForm } from './forms.ts';
 import { html, type SafeHtml } from './html.ts';
 import { csrfField, errorSummary, type FieldProblem } from './layout.ts';
 import type { PageRenderer } from './page-context.ts';
+import { viewerPrincipal as principalOf } from './viewer.ts';
 
 type Params = { slug: string };
-
-/** The visitor of the school's pages as a principal: a browser session, not an app, so no client and no scopes. */
-const principalOf = (viewer: User | undefined): Principal =>
-  viewer ? { kind: 'user', userId: viewer.id, role: viewer.role, clientId: '', scopes: new Set() } : ANONYMOUS;
 
 const postPath = (slug: string) => `/posts/${encodeURIComponent(slug)}`;
 const day = (timestamp: string) => timestamp.slice(0, 10);
