@@ -232,7 +232,11 @@ export async function buildApp(deps: AppDeps) {
     ttlMs: config.DOCS_CACHE_SECONDS * 1000,
   });
   deps.invalidations.on('tokens', () => tokens.clear());
-  const sitemap = registerSitemap(app, { ...site, now: () => clock.now().getTime(), ttlMs: config.DOCS_CACHE_SECONDS * 1000 });
+  const sitemap = registerSitemap(app, {
+    ...site,
+    now: () => clock.now().getTime(),
+    ttlMs: config.DOCS_CACHE_SECONDS * 1000,
+  });
   deps.invalidations.on('catalog', () => {
     responses.clear('courses');
     responses.clear('mcp');
