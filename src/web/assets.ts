@@ -43,6 +43,11 @@ button:disabled { cursor: not-allowed; background: transparent; color: var(--tex
 .course-head { display: grid; gap: 1rem 2rem; }
 @media (min-width: 50rem) { .course-head { grid-template-columns: 3fr 2fr; } }
 .buy { border: 1px solid color-mix(in srgb, var(--text) 20%, transparent); border-radius: .5rem; padding: 1rem; align-self: start; }
+.buy > :first-child { margin-top: 0; }
+.buy .price { font-size: 1.5rem; }
+.lead { font-size: 1.2rem; margin-top: 0; }
+.badge { display: inline-block; font-size: .85rem; font-weight: 700; padding: 0 .4rem; border-radius: .25rem; border: 1px solid var(--accent); color: var(--accent); }
+.people p { margin: .25rem 0; }
 .outline ol { padding-left: 1.25rem; }
 .outline li { margin: .25rem 0; }
 .people { list-style: none; padding: 0; display: grid; gap: 1rem; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); }

@@ -60,7 +60,7 @@ function actionBox(data: CourseData): SafeHtml {
 function lessonLine(course: Course, lesson: Lesson): SafeHtml {
   const facts = [lesson.type, lesson.duration_s ? formatDuration(lesson.duration_s) : ''].filter(Boolean).join(', ');
   return html`<li><a href="${lessonPath(course, lesson.id)}">${lesson.title}</a> <span class="meta">(${facts})</span>${
-    lesson.is_preview ? html` <strong>Free preview</strong>` : ''
+    lesson.is_preview ? html` <strong class="badge">Free preview</strong>` : ''
   }</li>`;
 }
 
