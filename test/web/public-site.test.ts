@@ -170,7 +170,7 @@ for (const engine of engines) {
       assert.ok(!free.text.includes(draftLesson.id), 'unpublished lessons are not in the outline');
       assert.match(free.text, /2 lessons, 20 min/);
       const [sketch] = jsonLd(free.text);
-      assert.equal((sketch?.offers as Record<string, unknown>).category, 'Free');
+      assert.equal((sketch?.offers as Record<string, unknown> | undefined)?.category, 'Free');
       assert.equal(sketch?.isAccessibleForFree, true);
     });
 
