@@ -284,7 +284,14 @@ export async function buildApp(deps: AppDeps) {
       clock,
     });
     registerAccountAppsPage(pages, { apps: connectedApps, render });
-    registerPostPages(pages, { posts: areas.posts, comments: areas.comments, render });
+    registerPostPages(pages, {
+      posts: areas.posts,
+      comments: areas.comments,
+      render,
+      pages: site.pages,
+      baseUrl: config.BASE_URL,
+      schoolName,
+    });
   });
 
   return {

@@ -261,6 +261,11 @@ for (const engine of engines) {
       assert.match(posts.text, /<h2><a href="\/posts\/spring-term">Spring term<\/a><\/h2>/);
       assert.match(posts.text, /New courses this spring\./);
       for (const hidden of ['Draft post', 'Members only']) assert.ok(!posts.text.includes(hidden), hidden);
+      const post = await visitor.get('/posts/spring-term');
+      assert.equal(meta(post.text, 'og:type'), 'article');
+      assert.equal(meta(post.text, 'og:description'), 'New courses this spring.');
+      assert.equal(meta(post.text, 'og:url'), `${server.url}/posts/spring-term`);
+      assert.equal(post.headers.get('cache-control'), 'public, no-cache');
       const about = await visitor.get('/p/about');
       assert.equal(about.status, 200);
       assert.match(about.text, /<h1>About<\/h1>\s*<p>We teach painting\.<\/p>/);

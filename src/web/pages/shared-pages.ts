@@ -45,6 +45,11 @@ export function sharedPages(deps: { write: PageWriter; cache: ResponseCache }) {
       });
     },
 
+    /** Drops the shared pages of this instance: after a change made through a page rather than the API. */
+    forget() {
+      cache.clear(WEB_CACHE);
+    },
+
     /** Renders and sends a page in the school's layout with the cache headers of its viewer. */
     async send(
       request: FastifyRequest,
