@@ -50,6 +50,10 @@ button:disabled { cursor: not-allowed; background: transparent; color: var(--tex
 .people p { margin: .25rem 0; }
 .outline ol { padding-left: 1.25rem; }
 .outline li { margin: .25rem 0; }
+.posts { list-style: none; padding: 0; }
+.posts li { margin-bottom: 1.5rem; }
+.posts h2, .posts h3 { margin-bottom: 0; }
+.posts p { margin: .25rem 0; }
 .people { list-style: none; padding: 0; display: grid; gap: 1rem; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); }
 .avatar { width: 4rem; height: 4rem; border-radius: 50%; object-fit: cover; }
 footer { margin-top: 3rem; font-size: .9rem; border-top: 1px solid color-mix(in srgb, var(--text) 25%, transparent); }
