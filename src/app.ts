@@ -59,9 +59,12 @@ import { s3BlobStore } from './storage/s3-blob-store.ts';
 import { registerAccountAppsPage } from './web/account-apps-page.ts';
 import { registerAssetRoutes } from './web/assets.ts';
 import { renderErrorPage } from './web/error-page.ts';
-import { registerHomePage } from './web/home-page.ts';
-import { pageRenderer, requestPageContext } from './web/page-context.ts';
+import { pageRenderer, pageWriter, requestPageContext } from './web/page-context.ts';
 import { registerCertificatePages } from './web/pages/certificate-page.ts';
+import { sharedPages, WEB_CACHE } from './web/pages/shared-pages.ts';
+import { registerPublicSite } from './web/pages/site.ts';
+import { registerSitemap } from './web/pages/sitemap.ts';
+import { registerThemeRoute, siteLook } from './web/pages/theme.ts';
 import { registerPasswordPages } from './web/password-pages.ts';
 import { registerPostPages } from './web/post-page.ts';
 import { registerSetupPage } from './web/setup-page.ts';
@@ -205,9 +208,6 @@ export async function buildApp(deps: AppDeps) {
   });
   const cookie_ = sessionCookie(config.COOKIE_SECURE);
   const browser = browserSessions({ sessions, cookie: cookie_ });
-  const schoolName = async () => (await school.get(db))?.name;
-  const render = pageRenderer({ schoolName });
-  const pageContext = requestPageContext({ schoolName, sessions, cookie: cookie_ });
 
   const tokens = tokenCache({ ttlMs: config.TOKEN_CACHE_SECONDS * 1000, now: () => clock.now().getTime() });
   const verifyAccessToken = accessTokenVerifier({ db, clock, cache: tokens });
@@ -266,6 +266,17 @@ export async function buildApp(deps: AppDeps) {
     verification,
   });
 
+  const schoolName = async () => (await school.get(db))?.name;
+  const look = siteLook(areas.appearance);
+  const write = pageWriter({ schoolName, look });
+  const render = pageRenderer({ write });
+  const pageContext = requestPageContext({ schoolName, look, sessions, cookie: cookie_ });
+  const site = {
+    areas,
+    baseUrl: config.BASE_URL,
+    pages: sharedPages({ write, cache: responses }),
+  };
+
   registerHealthRoutes(app, { database });
   const introspection = introspectionFastPath({
     verify: verifyAccessToken,
@@ -291,14 +302,22 @@ export async function buildApp(deps: AppDeps) {
     ttlMs: config.DOCS_CACHE_SECONDS * 1000,
   });
   deps.invalidations.on('tokens', () => tokens.clear());
+  const sitemap = registerSitemap(app, {
+    ...site,
+    now: () => clock.now().getTime(),
+    ttlMs: config.DOCS_CACHE_SECONDS * 1000,
+  });
   deps.invalidations.on('catalog', () => {
     responses.clear('courses');
     responses.clear('mcp');
+    responses.clear(WEB_CACHE);
     documents.invalidate();
+    sitemap.invalidate();
   });
   registerDiscoveryRoutes(app, { config, db, school, documents });
   registerAssetRoutes(app);
   mediaRoutes(app, areas.storage);
+  registerThemeRoute(app, { appearance: areas.appearance });
   const internal = internalCalls();
   await app.register(async (api: FastifyInstance) => {
     installValidators(api);
@@ -325,7 +344,7 @@ export async function buildApp(deps: AppDeps) {
   await registerMcpRoutes(app, { mcp, verify: verifyAccessToken, baseUrl: config.BASE_URL, responses });
   await app.register(async (pages: FastifyInstance) => {
     registerViewer(pages, { sessions, cookie: cookie_ });
-    registerHomePage(pages, { setup, render });
+    registerPublicSite(pages, { ...site, setup, render });
     registerSetupPage(pages, { setup, browser, render });
     registerSignInPages(pages, { signin, browser, render });
     registerSignUpPage(pages, { signin, browser, render });
@@ -338,7 +357,14 @@ export async function buildApp(deps: AppDeps) {
       clock,
     });
     registerAccountAppsPage(pages, { apps: connectedApps, render });
-    registerPostPages(pages, { posts: areas.posts, comments: areas.comments, render });
+    registerPostPages(pages, {
+      posts: areas.posts,
+      comments: areas.comments,
+      render,
+      pages: site.pages,
+      baseUrl: config.BASE_URL,
+      schoolName,
+    });
     registerCertificatePages(pages, {
       certificates: areas.certificates,
       school: () => school.get(db),

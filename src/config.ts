@@ -124,7 +124,7 @@ export const ConfigSchema = Type.Object(
       maximum: 60000,
       default: 1000,
       description:
-        'Micro-cache of the catalog list and of read-only MCP tool answers, for anonymous callers and staff, in milliseconds (0 turns it off). A change on an instance clears its cache at once; other instances show it within this time.',
+        "Micro-cache of the catalog list, of read-only MCP tool answers (for anonymous callers and staff) and of the public website's pages as signed-out visitors see them, in milliseconds (0 turns it off). A change on an instance clears its cache at once; other instances show it within this time.",
     }),
     JOBS_POLL_MS: Type.Integer({
       minimum: 50,

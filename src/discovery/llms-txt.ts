@@ -58,6 +58,11 @@ export function llmsTxt(data: LlmsTxtData): string {
     '',
     '## Courses',
     '',
+    link(
+      'Course catalog',
+      `${base}/courses`,
+      "the school's website: every public course, searchable by title, lecturer and price",
+    ),
   );
   if (data.courses.items.length === 0) lines.push('No courses are published yet.');
   for (const course of data.courses.items) {
@@ -66,9 +71,9 @@ export function llmsTxt(data: LlmsTxtData): string {
       course.subtitle,
       price(course, locale),
       size ? `${size.lessons} lessons${size.duration_s ? `, ${formatDuration(size.duration_s)}` : ''}` : '',
-      `slug ${course.slug}`,
+      `API ${base}/api/v1/courses/${course.id}`,
     ].filter(Boolean);
-    lines.push(link(course.title, `${base}/api/v1/courses/${course.id}`, facts.join(' · ')));
+    lines.push(link(course.title, `${base}/courses/${course.slug}`, facts.join(' · ')));
     const outline = data.outlines?.get(course.id);
     if (data.outlines) {
       if (course.description.trim())
@@ -105,7 +110,7 @@ export function llmsTxt(data: LlmsTxtData): string {
   lines.push('', '## Pages', '');
   if (data.pages.length === 0) lines.push('No pages are published yet.');
   for (const page of data.pages)
-    lines.push(link(page.title, `${base}/api/v1/pages/${page.slug}`, page.seo_description ?? undefined));
+    lines.push(link(page.title, `${base}/p/${page.slug}`, page.seo_description ?? undefined));
   lines.push(
     '',
     '## Optional',

@@ -95,10 +95,20 @@ export type ErrorHandlerDeps<PageContext> = {
 
 export function installErrorHandlers<PageContext>(app: FastifyInstance, deps: ErrorHandlerDeps<PageContext>) {
   app.decorate('renderErrorPage', (error: ApiError) => deps.renderErrorPage(error));
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ error: apiError.code }, 'request refused');
+    if (wantsHtml(request) && apiError.status < 500) {
+      // A page's refusal (a draft course is 404) in the school's look, like the 404 of an unknown address below.
+      const ctx = await deps.pageContext(request).catch(() => undefined);
+      return reply
+        .code(apiError.status)
+        .headers(apiError.headers)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(deps.renderErrorPage(apiError, ctx));
+    }
     return sendError(request, reply, apiError);
   });
   app.setNotFoundHandler(async (request, reply) => {

@@ -30,7 +30,7 @@ export function responseCache(options: { ttlMs: number; maxEntries?: number; max
   /** Entries are whole answers, some large: the cache is bounded by bytes too, whatever the entry count. */
   const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
   let bytes = 0;
-  const areas = new Map<string, Map<string, { body: Buffer; until: number; size: number }>>();
+  const areas = new Map<string, Map<string, { body: Buffer; until: number; size: number; tag?: string }>>();
   const drop = (entries: Map<string, { size: number }>) => {
     for (const entry of entries.values()) bytes -= entry.size;
     entries.clear();
@@ -52,8 +52,14 @@ export function responseCache(options: { ttlMs: number; maxEntries?: number; max
       if (!entry || entry.until <= now()) return undefined;
       return entry.body;
     },
+    /** An entry with the tag it was stored with (a page's ETag). */
+    lookup(name: string, key: string): { body: Buffer; tag: string | undefined } | undefined {
+      const entry = areas.get(name)?.get(key);
+      if (!entry || entry.until <= now()) return undefined;
+      return { body: entry.body, tag: entry.tag };
+    },
     generation: (name: string) => generations.get(name) ?? 0,
-    set(name: string, key: string, body: string, generation: number) {
+    set(name: string, key: string, body: string, generation: number, tag?: string) {
       if ((generations.get(name) ?? 0) !== generation) return;
       const entries = area(name);
       // Kept encoded: writing the same page to every socket would otherwise re-encode the string each time.
@@ -68,7 +74,7 @@ export function responseCache(options: { ttlMs: number; maxEntries?: number; max
       }
       if (entries.size >= max || bytes + size > maxBytes) for (const each of areas.values()) drop(each);
       bytes += size;
-      entries.set(key, { body: encoded, until: now() + options.ttlMs, size });
+      entries.set(key, { body: encoded, until: now() + options.ttlMs, size, tag });
     },
     /** Drops every entry of an area: called by its service after any write. */
     clear(name: string) {

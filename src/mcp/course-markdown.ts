@@ -4,6 +4,7 @@ type OutlineLesson = { title: string; type: string; duration_s: number | null; i
 type CourseOutline = {
   course: {
     id: string;
+    slug: string;
     title: string;
     subtitle: string;
     description: string;
@@ -24,6 +25,7 @@ export function courseMarkdown(outline: Record<string, unknown>, baseUrl: string
     ...(course.subtitle ? [`> ${course.subtitle}`, ''] : []),
     `- Price: ${price}`,
     `- Lessons: ${lesson_count}${total_duration_s ? `, ${formatDuration(total_duration_s)} in all` : ''}`,
+    `- Web page: ${baseUrl}/courses/${course.slug}`,
     `- API: ${baseUrl}/api/v1/courses/${course.id}`,
     '',
     course.description,

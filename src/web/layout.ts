@@ -1,27 +1,60 @@
 import type { User } from '../identity/schema.ts';
 import { html, type SafeHtml } from './html.ts';
 
-export type PageContext = { schoolName: string | undefined; viewer: User | undefined };
+/** What every page shows of the school's look: its logo and menu (the colours come from /assets/theme.css). */
+export type SiteLook = {
+  logoUrl: string | null;
+  navigation: { label: string; url: string }[];
+  /** Changes whenever the theme stylesheet does, so the link to it can be cached for good. */
+  themeVersion: string;
+};
 
-export function layout(ctx: PageContext, title: string, body: SafeHtml): string {
+export type PageContext = { schoolName: string | undefined; viewer: User | undefined; look?: SiteLook };
+
+/** The menu of a school that has not chosen one: its public site. */
+export const DEFAULT_NAVIGATION = [
+  { label: 'Courses', url: '/courses' },
+  { label: 'Lecturers', url: '/lecturers' },
+  { label: 'Posts', url: '/posts' },
+];
+
+export type LayoutOptions = {
+  /** Extra elements of <head>: description, canonical link, Open Graph tags, JSON-LD. */
+  head?: SafeHtml;
+  /** The path the page is at, so "Sign in" can come back to it. */
+  path?: string;
+};
+
+export function layout(ctx: PageContext, title: string, body: SafeHtml, options: LayoutOptions = {}): string {
   const school = ctx.schoolName ?? 'Lyceum';
-  const nav = ctx.viewer
+  const look = ctx.look;
+  const back = options.path && options.path !== '/' ? `?return_to=${encodeURIComponent(options.path)}` : '';
+  const account = ctx.viewer
     ? html`<span>Signed in as ${ctx.viewer.name}</span> <a href="/signout">Sign out</a>`
-    : html`<a href="/signin">Sign in</a> <a href="/signup">Create account</a>`;
+    : html`<a href="/signin${back}">Sign in</a> <a href="/signup${back}">Create account</a>`;
+  const menu = look ? (look.navigation.length ? look.navigation : DEFAULT_NAVIGATION) : [];
+  const brand = look?.logoUrl ? html`<img src="${look.logoUrl}" alt="${school}" class="logo">` : school;
   return `<!doctype html>${html`<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · ${school}</title>
+<title>${title === school ? school : `${title} · ${school}`}</title>
 <link rel="stylesheet" href="/assets/site.css">
+<link rel="stylesheet" href="/assets/theme.css${look ? `?v=${look.themeVersion}` : ''}">
+${options.head ?? ''}
 </head>
 <body>
-<header><a class="brand" href="/">${school}</a><nav aria-label="Account">${nav}</nav></header>
+<a class="skip" href="#main">Skip to content</a>
+<header><a class="brand" href="/">${brand}</a>${
+    menu.length
+      ? html`<nav aria-label="Site" class="site-nav"><ul>${menu.map((item) => html`<li><a href="${item.url}">${item.label}</a></li>`)}</ul></nav>`
+      : ''
+  }<nav aria-label="Account" class="account">${account}</nav></header>
 <main id="main">
 <h1>${title}</h1>
 ${body}
 </main>
-<footer><p>Powered by Lyceum</p></footer>
+<footer><p>${school} · Powered by Lyceum</p></footer>
 </body>
 </html>`}`;
 }

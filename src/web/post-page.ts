@@ -4,31 +4,19 @@ import type { CommentsService } from '../areas/comments/service.ts';
 import type { Post } from '../areas/posts/schema.ts';
 import type { PostsService } from '../areas/posts/service.ts';
 import { ApiError } from '../http/errors.ts';
-import { ANONYMOUS, type Principal } from '../http/principal.ts';
-import type { User } from '../identity/schema.ts';
 import { parseForm } from './forms.ts';
 import { html, type SafeHtml } from './html.ts';
 import { csrfField, errorSummary, type FieldProblem } from './layout.ts';
-import type { PageRenderer } from './page-context.ts';
+import type { PageRenderer, SchoolName } from './page-context.ts';
+import type { SharedPages } from './pages/shared-pages.ts';
+import { viewerPrincipal as principalOf } from './viewer.ts';
+import { metaTags } from './views/meta.ts';
+import { postPath } from './views/posts.ts';
+import { day, paragraphs, summary } from './views/text.ts';
 
 type Params = { slug: string };
 
-/** The visitor of the school's pages as a principal: a browser session, not an app, so no client and no scopes. */
-const principalOf = (viewer: User | undefined): Principal =>
-  viewer ? { kind: 'user', userId: viewer.id, role: viewer.role, clientId: '', scopes: new Set() } : ANONYMOUS;
-
-const postPath = (slug: string) => `/posts/${encodeURIComponent(slug)}`;
-const day = (timestamp: string) => timestamp.slice(0, 10);
 const minute = (timestamp: string) => timestamp.slice(0, 16).replace('T', ' ');
-
-/** Plain text as paragraphs: blank lines separate paragraphs, single line breaks are kept. */
-function paragraphs(text: string): SafeHtml[] {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split(/\n{2,}/)
-    .filter((p) => p.trim())
-    .map((p) => html`<p>${p.split('\n').map((line, i) => html`${i ? html`<br>` : ''}${line}`)}</p>`);
-}
 
 function commentList(comments: Comment[]): SafeHtml {
   if (!comments.length) return html`<p>No comments yet.</p>`;
@@ -54,7 +42,14 @@ ${csrfField(csrf)}
  */
 export function registerPostPages(
   app: FastifyInstance,
-  deps: { posts: PostsService; comments: CommentsService; render: PageRenderer },
+  deps: {
+    posts: PostsService;
+    comments: CommentsService;
+    render: PageRenderer;
+    pages: SharedPages;
+    baseUrl: string;
+    schoolName: SchoolName;
+  },
 ) {
   const config = { page: true };
 
@@ -79,10 +74,19 @@ ${paragraphs(post.body)}</article>
 ${commentList(comments)}
 ${respond}
 </section>`;
-    return deps.render(request, reply, post.title, body, status);
+    if (status !== 200) return deps.render(request, reply, post.title, body, status);
+    const head = metaTags({
+      title: post.title,
+      description: summary(post.excerpt || post.body || post.title),
+      url: `${deps.baseUrl}${postPath(post.slug)}`,
+      siteName: (await deps.schoolName()) ?? 'Lyceum',
+      type: 'article',
+      image: post.cover_url,
+    });
+    return deps.pages.send(request, reply, post.title, body, { head });
   }
 
-  app.get<{ Params: Params }>('/posts/:slug', { config }, async (request, reply) => {
+  app.get<{ Params: Params }>('/posts/:slug', { config: { ...config, sharedPage: true } }, async (request, reply) => {
     const post = await deps.posts.getPublished(principalOf(request.viewer), request.params.slug);
     return renderPost(request, reply, post);
   });
@@ -111,6 +115,7 @@ ${respond}
           target_id: post.id,
           body: parsed.value.body,
         });
+        deps.pages.forget();
         return reply.redirect(`${postPath(post.slug)}#comment-${comment.id}`, 303);
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== 'invalid_request') throw error;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ANONYMOUS, type Principal } from '../http/principal.ts';
 import type { User } from '../identity/schema.ts';
 import type { SessionService } from '../identity/sessions.ts';
 import { clearProviderSession } from '../oauth/provider-session.ts';
@@ -74,3 +75,7 @@ export function browserSessions(deps: { sessions: SessionService; cookie: Sessio
 }
 
 export type BrowserSessions = ReturnType<typeof browserSessions>;
+
+/** The visitor of the school's pages as a principal: a browser session, not an app, so no client and no scopes. */
+export const viewerPrincipal = (viewer: User | undefined): Principal =>
+  viewer ? { kind: 'user', userId: viewer.id, role: viewer.role, clientId: '', scopes: new Set() } : ANONYMOUS;

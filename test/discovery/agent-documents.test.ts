@@ -127,18 +127,37 @@ for (const engine of engines) {
         assert.match(line, /^- \[[^\]]+\]\(http:\/\/127\.0\.0\.1:\d+\/[^)]*\)(: .+)?$/, line);
       assert.ok(
         text.includes(
-          `- [Oil Painting](${server.url}/api/v1/courses/${painting.id}): Colour | light · €49.00 · 2 lessons, 35 min · slug oil-painting`,
+          `- [Oil Painting](${server.url}/courses/oil-painting): Colour | light · €49.00 · 2 lessons, 35 min · API ${server.url}/api/v1/courses/${painting.id}`,
         ),
         text,
       );
       assert.ok(
-        text.includes(`- [Free Sketching](${server.url}/api/v1/courses/${free.id}): free · slug free-sketching`),
+        text.includes(
+          `- [Free Sketching](${server.url}/courses/free-sketching): free · API ${server.url}/api/v1/courses/${free.id}`,
+        ),
       );
       for (const course of hidden) assert.ok(!text.includes(course.title), course.title);
       assert.ok(text.includes(`- [Hello world](${server.url}/posts/hello-world): First post`));
       assert.ok(!text.includes('Secret draft post'));
-      assert.ok(text.includes(`- [About us](${server.url}/api/v1/pages/about-us)`));
+      assert.ok(text.includes(`- [About us](${server.url}/p/about-us)`));
+      assert.ok(text.includes(`- [Course catalog](${server.url}/courses): `));
       assert.ok(text.includes(`- [Everything above in full](${server.url}/llms-full.txt)`));
+    });
+
+    test("llms.txt links the website's public pages, generated from live data, and every link opens", async () => {
+      const { text } = await fetchText('/llms.txt');
+      const links = [...text.matchAll(/\]\((http[^)]+)\)/g)].map((m) => m[1] ?? '');
+      assert.ok(links.includes(`${server.url}/courses`));
+      assert.ok(links.includes(`${server.url}/courses/oil-painting`));
+      for (const link of links.filter((l) => l.startsWith(server.url) && !l.endsWith('/mcp'))) {
+        const response = await fetch(link, { headers: { accept: 'text/html,*/*' } });
+        assert.equal(response.status, 200, link);
+      }
+      const renamed = (await staff.post<Course>('/api/v1/courses', { title: 'Fresh Course', slug: 'fresh-course' }))
+        .body;
+      await staff.post(`/api/v1/courses/${renamed.id}/publish`);
+      assert.ok((await fetchText('/llms.txt')).text.includes(`- [Fresh Course](${server.url}/courses/fresh-course)`));
+      await staff.post(`/api/v1/courses/${renamed.id}/archive`);
     });
 
     test('llms-full.txt adds each course description and outline', async () => {
@@ -223,7 +242,8 @@ describe('llms.txt stays bounded for a large catalog', () => {
   test(`the newest ${LLMS_TXT_LIMIT} courses, the total, and how to page through the API`, async () => {
     const text = await (await fetch(`${server.url}/llms.txt`)).text();
     const courses = text.split('## Courses')[1]?.split('## Posts')[0] ?? '';
-    assert.equal(courses.split('\n').filter((l) => l.startsWith('- [')).length, LLMS_TXT_LIMIT);
+    const listed = courses.split('\n').filter((l) => l.startsWith('- [') && !l.startsWith('- [Course catalog]'));
+    assert.equal(listed.length, LLMS_TXT_LIMIT);
     assert.ok(courses.includes(`[Bulk course ${LLMS_TXT_LIMIT + 6}]`), 'the newest is there');
     assert.ok(!courses.includes('[Bulk course 0]'), 'the oldest is not');
     assert.ok(

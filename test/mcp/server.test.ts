@@ -430,6 +430,10 @@ for (const engine of engines) {
       const text = String((course.contents[0] as { text: string }).text);
       assert.match(text, /^# Astronomy for Beginners/);
       assert.match(text, /- The Moon \(text, 10 min, free preview\)/);
+      assert.ok(text.includes(`- Web page: ${server.url}/courses/${published.slug}`), 'the course page of the website');
+      const web = await fetch(`${server.url}/courses/${published.slug}`);
+      assert.equal(web.status, 200);
+      assert.match(await web.text(), /<h1>Astronomy for Beginners<\/h1>/);
       await assert.rejects(client.readResource({ uri: `${server.url}/courses/${draft.slug}` }));
       const { resourceTemplates } = await client.listResourceTemplates();
       assert.equal(resourceTemplates[0]?.uriTemplate, `${server.url}/courses/{slug}`);

@@ -63,6 +63,9 @@ export const CourseListQuery = Type.Object(
     visibility: Type.Optional(Visibility),
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Text to find in the title' })),
     lecturer_id: Type.Optional(Id('lec')),
+    price: Type.Optional(
+      Type.Union([Type.Literal('free'), Type.Literal('paid')], { description: 'free: no price; paid: has a price' }),
+    ),
   },
   { additionalProperties: false },
 );

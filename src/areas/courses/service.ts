@@ -3,7 +3,7 @@ import type { CoursesTable } from '../../db/tables.ts';
 import { matchesText } from '../../db/text-search.ts';
 import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
-import { isStaff, type Principal } from '../../http/principal.ts';
+import { ANONYMOUS, isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import { slugRules } from '../slugs.ts';
@@ -119,6 +119,7 @@ export function coursesService(
       if (query.visibility) q = q.where('visibility', '=', query.visibility);
       if (query.q) q = q.where(matchesText(deps.config.database.engine, 'courses', query.q));
       if (query.lecturer_id) q = q.where('lecturer_ids', 'like', `%"${query.lecturer_id}"%`);
+      if (query.price) q = q.where('price_amount', query.price === 'free' ? 'is' : 'is not', null);
       const view = viewOf(principal, true);
       if (!view.all) {
         const enrolled = await view.enrolled();
@@ -148,6 +149,15 @@ export function coursesService(
       const row = await store.findByIdOrSlug(db, key);
       if (!row || !(await visibleTo(principal, row, false))) throw notFound();
       return toCourse(row);
+    },
+
+    /**
+     * The courses of the public listing (what anonymous callers are listed) with the most current enrollments, most
+     * first; courses nobody is enrolled in are left out. The school's home page features them.
+     */
+    async mostEnrolled(limit: number) {
+      const rows = await store.mostEnrolled(db, viewOf(ANONYMOUS, true).visibilities, now(), limit);
+      return rows.map(toCourse);
     },
 
     /** Whether a caller may see a course's content (used by the curriculum area). */

@@ -71,6 +71,22 @@ export function coursesStore() {
       return (await query.execute()).map((r) => r.course_id);
     },
 
+    /** Published courses of the given visibilities by current enrollments (active or completed, not expired), most first. */
+    mostEnrolled: (ex: Executor, visibilities: CoursesTable['visibility'][], now: string, limit: number) =>
+      ex
+        .selectFrom('courses as c')
+        .innerJoin('enrollments as e', 'e.course_id', 'c.id')
+        .selectAll('c')
+        .where('c.status', '=', 'published')
+        .where('c.visibility', 'in', visibilities)
+        .where('e.status', 'in', ['active', 'completed'])
+        .where((eb) => eb.or([eb('e.expires_at', 'is', null), eb('e.expires_at', '>', now)]))
+        .groupBy('c.id')
+        .orderBy((eb) => eb.fn.countAll(), 'desc')
+        .orderBy('c.id', 'desc')
+        .limit(limit)
+        .execute(),
+
     existingLecturerIds: async (ex: Executor, ids: string[]) =>
       ids.length === 0
         ? []

@@ -1,0 +1,105 @@
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../../http/errors.ts';
+import { viewerPrincipal } from '../viewer.ts';
+import { lecturerPath } from '../views/course.ts';
+import { lecturerListView, lecturerView } from '../views/lecturers.ts';
+import { metaTags } from '../views/meta.ts';
+import { postListView } from '../views/posts.ts';
+import { schoolPagePath, schoolPageView } from '../views/school-page.ts';
+import { summary } from '../views/text.ts';
+import { browse, type SiteDeps, schoolFacts, withQuery } from './site-deps.ts';
+
+const LECTURER_ID = /^lec_[0-9a-z]{26}$/;
+
+/**
+ * The lecturers (/lecturers, /lecturers/<id>), the posts list (/posts; each post's own page is post-page.ts) and the
+ * school's pages (/p/<slug>: About, FAQ, Terms… under their own prefix, so no page slug can ever shadow a route of the
+ * site). Each reads through its area's service with the viewer's principal: archived lecturers, unpublished pages and
+ * posts the viewer may not read are 404 (staff see drafts, marked, as the API shows them to staff).
+ */
+export function registerPeopleAndPostPages(app: FastifyInstance, deps: SiteDeps) {
+  const { lecturers, courses, posts, pages } = deps.areas;
+  const config = { page: true, sharedPage: true };
+
+  app.get<{ Querystring: Record<string, unknown> }>('/lecturers', { config }, async (request, reply) => {
+    const principal = viewerPrincipal(request.viewer);
+    const [school, page] = await Promise.all([
+      schoolFacts(deps.areas.school),
+      browse(
+        request.query,
+        24,
+        (cursor) => lecturers.list(principal, { ...cursor, status: 'active' }),
+        (cursor) => withQuery('/lecturers', cursor),
+      ),
+    ]);
+    const head = metaTags({
+      title: 'Lecturers',
+      description: `Who teaches at ${school.name}.`,
+      url: `${deps.baseUrl}/lecturers`,
+      siteName: school.name,
+      noindex: Boolean(request.query.after || request.query.before),
+    });
+    return deps.pages.send(request, reply, 'Lecturers', lecturerListView({ lecturers: page.data, ...page }), { head });
+  });
+
+  app.get<{ Params: { id: string } }>('/lecturers/:id', { config }, async (request, reply) => {
+    if (!LECTURER_ID.test(request.params.id)) throw errors.notFound('lecturer');
+    const principal = viewerPrincipal(request.viewer);
+    const lecturer = await lecturers.get(principal, request.params.id);
+    const [school, taught] = await Promise.all([
+      schoolFacts(deps.areas.school),
+      courses.list(principal, { lecturer_id: lecturer.id, status: 'published', visibility: 'public', limit: 12 }),
+    ]);
+    const head = metaTags({
+      title: lecturer.name,
+      description: summary(lecturer.title || lecturer.bio || `${lecturer.name} teaches at ${school.name}.`),
+      url: `${deps.baseUrl}${lecturerPath(lecturer.id)}`,
+      siteName: school.name,
+      type: 'profile',
+      image: lecturer.avatar_url,
+      noindex: lecturer.status !== 'active',
+    });
+    const body = lecturerView({
+      lecturer,
+      courses: taught.data,
+      locale: school.locale,
+      moreHref: taught.has_more ? withQuery('/courses', { lecturer: lecturer.id }) : null,
+    });
+    return deps.pages.send(request, reply, lecturer.name, body, { head });
+  });
+
+  app.get<{ Querystring: Record<string, unknown> }>('/posts', { config }, async (request, reply) => {
+    const principal = viewerPrincipal(request.viewer);
+    const [school, page] = await Promise.all([
+      schoolFacts(deps.areas.school),
+      browse(
+        request.query,
+        10,
+        (cursor) => posts.list(principal, { ...cursor, status: 'published' }),
+        (cursor) => withQuery('/posts', cursor),
+      ),
+    ]);
+    const head = metaTags({
+      title: 'Posts',
+      description: `News and articles from ${school.name}.`,
+      url: `${deps.baseUrl}/posts`,
+      siteName: school.name,
+      noindex: Boolean(request.query.after || request.query.before),
+    });
+    return deps.pages.send(request, reply, 'Posts', postListView({ posts: page.data, ...page }), { head });
+  });
+
+  app.get<{ Params: { slug: string } }>('/p/:slug', { config }, async (request, reply) => {
+    const page = await pages.get(viewerPrincipal(request.viewer), request.params.slug);
+    const school = await schoolFacts(deps.areas.school);
+    const head = metaTags({
+      title: page.seo_title || page.title,
+      description: summary(page.seo_description || page.published_body || page.title),
+      url: `${deps.baseUrl}${schoolPagePath(page.slug)}`,
+      siteName: school.name,
+      type: 'article',
+      noindex: page.status !== 'published',
+    });
+    return deps.pages.send(request, reply, page.title, schoolPageView(page), { head });
+  });
+}

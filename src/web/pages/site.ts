@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { SetupService } from '../../identity/setup.ts';
+import type { PageRenderer } from '../page-context.ts';
+import { registerCoursePages } from './course-pages.ts';
+import { registerHomePage } from './home-page.ts';
+import { registerPeopleAndPostPages } from './people-and-posts.ts';
+import type { SiteDeps } from './site-deps.ts';
+
+/** The school's public website: home, catalog, courses and their lessons, lecturers, posts and pages. */
+export function registerPublicSite(
+  app: FastifyInstance,
+  deps: SiteDeps & { setup: SetupService; render: PageRenderer },
+) {
+  deps.pages.install(app);
+  registerHomePage(app, deps);
+  registerCoursePages(app, deps);
+  registerPeopleAndPostPages(app, deps);
+}
