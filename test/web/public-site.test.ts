@@ -82,6 +82,13 @@ for (const engine of engines) {
       assert.match(kept.text, new RegExp(`<option value="${school.lecturers.ada.id}" selected>Ada Painter</option>`));
       assert.ok(!kept.text.includes('Archie Gone'), 'archived lecturers are not offered');
       assert.equal((await visitor.get('/courses?price=cheap&lecturer=nobody')).status, 200);
+      // The API's list takes the same price filter.
+      const paid = await apiClient(server.url).get<{ data: { title: string }[] }>('/api/v1/courses?price=paid');
+      assert.deepEqual(
+        paid.body.data.map((c) => c.title),
+        ['Oil Painting'],
+      );
+      assert.equal((await apiClient(server.url).get('/api/v1/courses?price=cheap')).status, 400);
       assert.equal((await visitor.get('/courses?after=not-a-cursor')).status, 400);
     });
 

@@ -11,6 +11,9 @@ import type { StorageService } from '../storage/service.ts';
 import type { Course, CourseCreate, CourseListQuery, CourseUpdate } from './schema.ts';
 import type { CoursesStore } from './store.ts';
 
+/** How many of the latest enrollments decide which courses are popular. */
+const POPULAR_WINDOW = 10_000;
+
 /** A course as the API shows it; `mediaUrl` gives the URL of its cover asset. */
 export function courseOf(row: CoursesTable, mediaUrl: (assetId: string) => string): Course {
   return {
@@ -152,12 +155,23 @@ export function coursesService(
     },
 
     /**
-     * The courses of the public listing (what anonymous callers are listed) with the most current enrollments, most
-     * first; courses nobody is enrolled in are left out. The school's home page features them.
+     * The courses of the public listing (what anonymous callers are listed) that most of the school's latest
+     * POPULAR_WINDOW enrollments went to — what people enroll in now — most first; courses none of them went to are
+     * left out. The school's home page features them.
      */
     async mostEnrolled(limit: number) {
-      const rows = await store.mostEnrolled(db, viewOf(ANONYMOUS, true).visibilities, now(), limit);
-      return rows.map(toCourse);
+      // Leaders beyond `limit`, since some of them may not be listed (drafts, private courses).
+      const leaders = await store.enrollmentLeaders(db, now(), limit * 5, POPULAR_WINDOW);
+      const rows = await store.publishedAmong(
+        db,
+        leaders.map((l) => l.courseId),
+        viewOf(ANONYMOUS, true).visibilities,
+      );
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return leaders
+        .flatMap((l) => byId.get(l.courseId) ?? [])
+        .slice(0, limit)
+        .map(toCourse);
     },
 
     /** Whether a caller may see a course's content (used by the curriculum area). */

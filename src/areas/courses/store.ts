@@ -71,21 +71,47 @@ export function coursesStore() {
       return (await query.execute()).map((r) => r.course_id);
     },
 
-    /** Published courses of the given visibilities by current enrollments (active or completed, not expired), most first. */
-    mostEnrolled: (ex: Executor, visibilities: CoursesTable['visibility'][], now: string, limit: number) =>
-      ex
-        .selectFrom('courses as c')
-        .innerJoin('enrollments as e', 'e.course_id', 'c.id')
-        .selectAll('c')
-        .where('c.status', '=', 'published')
-        .where('c.visibility', 'in', visibilities)
+    /**
+     * The courses most of the school's latest `window` enrollments went to (those still active or completed and not
+     * expired), with
+     * how many, most first. The window walks the enrollment ids backwards (ids are time-ordered), so the cost is the
+     * same at any number of enrollments: counting them all took seconds at a million. No join here: with a join,
+     * PostgreSQL on fresh statistics re-ran the window once per course (20 s at 10,000 courses).
+     */
+    enrollmentLeaders: async (ex: Executor, now: string, limit: number, window: number) => {
+      const rows = await ex
+        .selectFrom((eb) =>
+          // Unfiltered, so the id index serves it whatever the planner's statistics say (a filter here made
+          // PostgreSQL scan the whole table when it misjudged how many rows pass).
+          eb
+            .selectFrom('enrollments')
+            .select(['course_id', 'status', 'expires_at'])
+            .orderBy('id', 'desc')
+            .limit(window)
+            .as('e'),
+        )
         .where('e.status', 'in', ['active', 'completed'])
-        .where((eb) => eb.or([eb('e.expires_at', 'is', null), eb('e.expires_at', '>', now)]))
-        .groupBy('c.id')
-        .orderBy((eb) => eb.fn.countAll(), 'desc')
-        .orderBy('c.id', 'desc')
+        .where((w) => w.or([w('e.expires_at', 'is', null), w('e.expires_at', '>', now)]))
+        .select(['e.course_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('e.course_id')
+        .orderBy('n', 'desc')
+        .orderBy('e.course_id', 'desc')
         .limit(limit)
-        .execute(),
+        .execute();
+      return rows.map((r) => ({ courseId: r.course_id, enrollments: Number(r.n) }));
+    },
+
+    /** Published courses of the given visibilities among `ids`. */
+    publishedAmong: (ex: Executor, ids: string[], visibilities: CoursesTable['visibility'][]) =>
+      ids.length === 0
+        ? Promise.resolve([])
+        : ex
+            .selectFrom('courses')
+            .selectAll()
+            .where('id', 'in', ids)
+            .where('status', '=', 'published')
+            .where('visibility', 'in', visibilities)
+            .execute(),
 
     existingLecturerIds: async (ex: Executor, ids: string[]) =>
       ids.length === 0

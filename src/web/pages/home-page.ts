@@ -13,8 +13,8 @@ const NEWEST = 6;
 const LATEST_POSTS = 3;
 
 /**
- * The school's home page, for everyone: its description, the most enrolled public courses ("Popular courses": the
- * school has no featured flag, and what others enroll in is the useful signal), the newest ones, and the latest
+ * The school's home page, for everyone: its description, the public courses most of the latest enrollments went to
+ * ("Popular courses": the school has no featured flag, and what others enroll in now is the useful signal), the newest ones, and the latest
  * posts. Before first-run setup it says where the setup link is.
  */
 export function registerHomePage(app: FastifyInstance, deps: SiteDeps & { setup: SetupService; render: PageRenderer }) {
