@@ -61,6 +61,7 @@ import { registerAssetRoutes } from './web/assets.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { pageRenderer, pageWriter, requestPageContext } from './web/page-context.ts';
 import { registerCertificatePages } from './web/pages/certificate-page.ts';
+import { registerLearnPages } from './web/pages/learn-pages.ts';
 import { sharedPages, WEB_CACHE } from './web/pages/shared-pages.ts';
 import { registerPublicSite } from './web/pages/site.ts';
 import { registerSitemap } from './web/pages/sitemap.ts';
@@ -142,6 +143,9 @@ export async function buildApp(deps: AppDeps) {
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
         imgSrc: ["'self'", 'data:', 'https:'],
+        // Lesson media and embeds may live elsewhere (a video host); embed code runs in a sandboxed frame (/embeds).
+        mediaSrc: ["'self'", 'https:'],
+        frameSrc: ["'self'", 'https:'],
         objectSrc: ["'none'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
@@ -365,6 +369,7 @@ export async function buildApp(deps: AppDeps) {
       baseUrl: config.BASE_URL,
       schoolName,
     });
+    registerLearnPages(pages, { areas, render });
     registerCertificatePages(pages, {
       certificates: areas.certificates,
       school: () => school.get(db),

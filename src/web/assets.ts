@@ -56,6 +56,30 @@ button:disabled { cursor: not-allowed; background: transparent; color: var(--tex
 .posts p { margin: .25rem 0; }
 .people { list-style: none; padding: 0; display: grid; gap: 1rem; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); }
 .avatar { width: 4rem; height: 4rem; border-radius: 50%; object-fit: cover; }
+.player { display: grid; gap: 1rem 2rem; }
+@media (min-width: 56rem) { .player { grid-template-columns: minmax(0, 2fr) minmax(14rem, 1fr); } }
+.player-outline { border-top: 1px solid color-mix(in srgb, var(--text) 20%, transparent); padding-top: .5rem; }
+@media (min-width: 56rem) { .player-outline { border-top: 0; border-left: 1px solid color-mix(in srgb, var(--text) 20%, transparent); padding: 0 0 0 1rem; } }
+.player-outline .outline { padding-left: 0; list-style: none; }
+.outline-section { font-weight: 700; margin: .75rem 0 .25rem; }
+.outline .current > a { font-weight: 700; }
+.state { font-size: .85rem; white-space: nowrap; }
+.state.done { color: #2e7d32; }
+.progress progress, .my-courses progress { width: 100%; max-width: 16rem; height: 1rem; accent-color: var(--primary); }
+.progress label { display: block; }
+.media { width: 100%; max-height: 70vh; background: #000; }
+audio.media { background: none; }
+.embed { width: 100%; min-height: 28rem; border: 1px solid color-mix(in srgb, var(--text) 20%, transparent); }
+.quiz fieldset { border: 1px solid color-mix(in srgb, var(--text) 25%, transparent); border-radius: .4rem; margin: 0 0 1rem; }
+.quiz legend { font-weight: 600; padding: 0 .25rem; }
+.choice { display: flex; gap: .5rem; align-items: baseline; margin: .35rem 0; }
+.choice input { width: auto; }
+.choice label { font-weight: 400; }
+.right { color: #2e7d32; font-weight: 600; }
+.wrong { color: #c62828; font-weight: 600; }
+.my-courses { list-style: none; padding: 0; }
+.my-courses li { margin-bottom: 1.5rem; }
+.my-courses h2 { margin-bottom: .25rem; }
 footer { margin-top: 3rem; font-size: .9rem; border-top: 1px solid color-mix(in srgb, var(--text) 25%, transparent); }
 `;
 

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, errors } from '../../http/errors.ts';
+import { isStaff } from '../../http/principal.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import { type CatalogFilters, catalogView } from '../views/catalog.ts';
 import { type CourseAction, courseJsonLd, courseView, type OutlineSection } from '../views/course.ts';
 import { coursePath } from '../views/course-cards.ts';
 import { lessonView } from '../views/lesson.ts';
 import { metaTags } from '../views/meta.ts';
+import { learnPath } from '../views/player.ts';
 import { summary } from '../views/text.ts';
 import { browse, one, type SiteDeps, schoolFacts, withQuery } from './site-deps.ts';
 
@@ -76,6 +78,21 @@ export function registerCoursePages(app: FastifyInstance, deps: SiteDeps) {
     return deps.pages.send(request, reply, 'Courses', body, { head });
   });
 
+  /** For someone already in the course (enrolled, or staff): the way into its player; undefined for the rest. */
+  async function learnerWay(
+    principal: ReturnType<typeof viewerPrincipal>,
+    courseId: string,
+    slug: string,
+  ): Promise<CourseAction | undefined> {
+    if (principal.kind !== 'user') return undefined;
+    if (isStaff(principal)) return { kind: 'continue', href: learnPath(slug), label: 'Open the course' };
+    const { data } = await deps.areas.students.listEnrollments(principal, 'me', { course_id: courseId, limit: 1 });
+    const status = data[0]?.status;
+    if (status === 'active') return { kind: 'continue', href: learnPath(slug), label: 'Continue learning' };
+    if (status === 'completed') return { kind: 'continue', href: learnPath(slug), label: 'Review the course' };
+    return undefined;
+  }
+
   async function outlineOf(principal: ReturnType<typeof viewerPrincipal>, courseId: string) {
     const { data: sections } = await curriculum.listSections(principal, courseId, {});
     return Promise.all(
@@ -111,13 +128,16 @@ export function registerCoursePages(app: FastifyInstance, deps: SiteDeps) {
       lecturersOf(principal, course.lecturer_ids),
     ]);
     const path = coursePath(course.slug);
-    const action: CourseAction = !course.enrollment_open
-      ? { kind: 'closed' }
-      : course.price
-        ? { kind: 'buy' }
-        : request.viewer
-          ? { kind: 'enroll', csrf: reply.generateCsrf() }
-          : { kind: 'sign-in', href: `/signin?return_to=${encodeURIComponent(path)}` };
+    const way = await learnerWay(principal, course.id, course.slug);
+    const action: CourseAction = way
+      ? way
+      : !course.enrollment_open
+        ? { kind: 'closed' }
+        : course.price
+          ? { kind: 'buy' }
+          : request.viewer
+            ? { kind: 'enroll', csrf: reply.generateCsrf() }
+            : { kind: 'sign-in', href: `/signin?return_to=${encodeURIComponent(path)}` };
     const data = { course, lecturers: people, outline, locale: school.locale, action };
     const head = metaTags({
       title: course.title,

@@ -14,7 +14,9 @@ export type CourseAction =
   | { kind: 'sign-in'; href: string }
   | { kind: 'enroll'; csrf: string }
   | { kind: 'buy' }
-  | { kind: 'closed' };
+  | { kind: 'closed' }
+  /** Enrolled (or staff): the way into the player. */
+  | { kind: 'continue'; href: string; label: string };
 
 export type CourseData = {
   course: Course;
@@ -54,6 +56,8 @@ function actionBox(data: CourseData): SafeHtml {
       return html`${price}<p><button type="button" disabled>Buy — coming soon</button></p><p>Paid checkout is not open yet.</p>`;
     case 'closed':
       return html`${price}<p>Enrollment in this course is closed.</p>`;
+    case 'continue':
+      return html`<p><a class="button" href="${action.href}">${action.label}</a></p>`;
   }
 }
 
