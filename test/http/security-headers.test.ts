@@ -15,7 +15,7 @@ describe('security headers, worked out once by helmet', () => {
       const response = await fetch(`${server.url}${path}`);
       assert.equal(
         response.headers.get('content-security-policy'),
-        "default-src 'self';base-uri 'none';form-action 'self';frame-ancestors 'none';img-src 'self' data: https:;object-src 'none';script-src 'self';style-src 'self'",
+        "default-src 'self';base-uri 'none';form-action 'self';frame-ancestors 'none';img-src 'self' data: https:;media-src 'self' https:;frame-src 'self' https:;object-src 'none';script-src 'self';style-src 'self'",
         path,
       );
       assert.equal(response.headers.get('x-frame-options'), 'DENY', path);

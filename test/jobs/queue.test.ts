@@ -169,8 +169,8 @@ for (const engine of engines) {
     test("a running job's progress is readable and extends its lease", async () => {
       await withDatabase(engine, async ({ db }) => {
         const clock = manualClock();
-        let reading: Promise<unknown> | undefined;
-        let lease: Promise<{ locked_until: string | null } | undefined> | undefined;
+        let reading: unknown;
+        let lease: { locked_until: string | null } | undefined;
         const queue = jobQueue({
           db,
           engine,
@@ -180,19 +180,20 @@ for (const engine of engines) {
             bulk: async (_payload, job) => {
               clock.advance(50_000);
               await job.progress({ done: 500, of: 1000 });
-              reading = queue.get(db, job.id);
-              lease = db.selectFrom('jobs').select('locked_until').where('id', '=', job.id).executeTakeFirst();
+              // Read while the job runs: awaited here, so the job's end cannot overtake them on another connection.
+              reading = await queue.get(db, job.id);
+              lease = await db.selectFrom('jobs').select('locked_until').where('id', '=', job.id).executeTakeFirst();
               return { done: 1000 };
             },
           },
         });
         const id = await queue.enqueue(db, 'bulk', {});
         await queue.runDue();
-        const during = (await reading) as Awaited<ReturnType<typeof queue.get>>;
+        const during = reading as Awaited<ReturnType<typeof queue.get>>;
         assert.equal(during?.status, 'running');
         assert.deepEqual(during?.progress, { done: 500, of: 1000 });
         assert.equal(
-          (await lease)?.locked_until,
+          lease?.locked_until,
           new Date(START.getTime() + 50_000 + 60_000).toISOString(),
           'the lease runs a full minute from the progress report',
         );
