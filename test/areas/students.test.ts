@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/db/ids.ts';
 import {
   apiClient,
+  connectApp,
   createUser,
   insufficientScopeChallenge,
   listAll,
@@ -11,7 +12,7 @@ import {
   tokenFor,
 } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
-import { authorizeThroughForms, authorizeUrl, pkce, registerClient, tokenRequest } from '../support/oauth.ts';
+import { tokenRequest } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { paginatesLikeEveryList } from '../support/shared-examples.ts';
 import { WebClient } from '../support/web-client.ts';
@@ -577,35 +578,16 @@ for (const engine of engines) {
     test('suspend: sessions end, the token is refused at once, sign-in refused; reactivate restores sign-in', async () => {
       const person = await createUser(server, 'student', 'Sus Pended');
       // An app allowed to refresh, connected through the real flow: its refresh token must stop working too.
-      const app = await registerClient(server.url, 44001, { grant_types: ['authorization_code', 'refresh_token'] });
-      const { verifier, challenge } = pkce();
-      const redirect = 'http://127.0.0.1:44001/callback';
-      const authorized = await authorizeThroughForms(
-        new WebClient(server.url),
-        authorizeUrl(server.url, {
-          response_type: 'code',
-          client_id: app.client_id,
-          redirect_uri: redirect,
-          scope: OWN,
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-        }),
-        person,
-      );
-      const tokens = await tokenRequest(server.url, {
-        grant_type: 'authorization_code',
-        code: authorized.location.searchParams.get('code') ?? '',
-        redirect_uri: redirect,
-        client_id: app.client_id,
-        code_verifier: verifier,
+      const app = await connectApp(server, person, OWN, {
+        metadata: { grant_types: ['authorization_code', 'refresh_token'] },
       });
-      assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+      const tokens = { body: app.tokens };
       assert.ok(tokens.body.refresh_token, 'a refresh token was issued');
       const refresh = () =>
         tokenRequest(server.url, {
           grant_type: 'refresh_token',
           refresh_token: String(tokens.body.refresh_token),
-          client_id: app.client_id,
+          client_id: app.clientId,
         });
       const own = apiClient(server.url, String(tokens.body.access_token));
       ok(await own.get('/api/v1/students/me')); // now in this instance's token cache

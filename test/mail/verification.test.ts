@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { apiClient, tokenFor } from '../support/api.ts';
+import { apiClient, connectApp, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
-import { authorizeThroughForms, authorizeUrl, pkce, registerClient, tokenRequest } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { linkIn, startSmtpServer } from '../support/smtp.ts';
 import { completeSetup, csrfOf, OWNER, WebClient } from '../support/web-client.ts';
@@ -136,29 +135,8 @@ for (const engine of engines) {
 
     test('the ID token carries email_verified as the column says', async () => {
       const idTokenClaims = async () => {
-        const client = await registerClient(server.url, 44000, { client_name: 'ID token reader' });
-        const { verifier, challenge } = pkce();
-        const redirect = 'http://127.0.0.1:44000/callback';
-        const result = await authorizeThroughForms(
-          new WebClient(server.url),
-          authorizeUrl(server.url, {
-            response_type: 'code',
-            client_id: client.client_id,
-            redirect_uri: redirect,
-            scope: 'openid email',
-            code_challenge: challenge,
-            code_challenge_method: 'S256',
-          }),
-          student,
-        );
-        const tokens = await tokenRequest(server.url, {
-          grant_type: 'authorization_code',
-          code: result.location.searchParams.get('code') ?? '',
-          redirect_uri: redirect,
-          client_id: client.client_id,
-          code_verifier: verifier,
-        });
-        const payload = String(tokens.body.id_token).split('.')[1] ?? '';
+        const { tokens } = await connectApp(server, student, 'openid email', { clientName: 'ID token reader' });
+        const payload = String(tokens.id_token).split('.')[1] ?? '';
         return JSON.parse(Buffer.from(payload, 'base64url').toString()) as { email: string; email_verified: boolean };
       };
       const verified = await idTokenClaims();

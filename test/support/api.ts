@@ -46,9 +46,12 @@ export async function connectApp(
   server: Pick<TestServer, 'url'>,
   person: { email: string; password: string },
   scope: string,
-  options: { clientName?: string; resource?: string } = {},
-): Promise<{ clientId: string; token: string }> {
-  const client = await registerClient(server.url, 44000, { client_name: options.clientName ?? 'API test client' });
+  options: { clientName?: string; resource?: string; metadata?: Record<string, unknown> } = {},
+): Promise<{ clientId: string; token: string; tokens: Record<string, unknown> }> {
+  const client = await registerClient(server.url, 44000, {
+    client_name: options.clientName ?? 'API test client',
+    ...options.metadata,
+  });
   const { verifier, challenge } = pkce();
   const redirect = 'http://127.0.0.1:44000/callback';
   const result = await authorizeThroughForms(
@@ -74,7 +77,7 @@ export async function connectApp(
     code_verifier: verifier,
   });
   if (tokens.status !== 200) throw new Error(`token failed: ${JSON.stringify(tokens.body)}`);
-  return { clientId: client.client_id, token: String(tokens.body.access_token) };
+  return { clientId: client.client_id, token: String(tokens.body.access_token), tokens: tokens.body };
 }
 
 /** An access token for a person, with exactly `scope` requested (see connectApp). */

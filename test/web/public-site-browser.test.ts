@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchChromium, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { enroll, publicSiteSchool } from '../support/public-site.ts';
