@@ -215,8 +215,11 @@ export function curriculumService(
     return position;
   }
 
+  const parsedQuiz = (row: Pick<LessonsTable, 'quiz'> | undefined) =>
+    row?.quiz ? (JSON.parse(row.quiz) as QuizInput) : null;
+
   /** A lesson's quiz as stored, after the checks its schema cannot make. */
-  function storedQuiz(type: LessonsTable['type'], quiz: QuizInput | null): string | null {
+  function quizToStore(type: LessonsTable['type'], quiz: QuizInput | null): string | null {
     if (quiz === null) return null;
     if (type !== 'quiz') {
       throw errors.invalidRequest(`Only quiz lessons have questions; this lesson's type is ${type}.`, [
@@ -367,6 +370,25 @@ export function curriculumService(
       return list(rows.map((row) => toSection(row, access)));
     },
 
+    /**
+     * A course's sections with their lessons, as listSections and listLessons would give them to the caller (staff
+     * may ask for drafts too), in two queries rather than one per section: what the course page and player show.
+     */
+    async outline(principal: Principal, courseKey: string, status?: SectionsTable['status']) {
+      const course = await store.findCourseByIdOrSlug(db, courseKey);
+      const access = course && (await accessTo(principal, course));
+      if (!course || !access) throw errors.notFound('course');
+      const only = access.staff ? status : 'published';
+      const [sections, lessons] = await Promise.all([
+        store.listSections(db, course.id, { status: only }),
+        store.listCourseLessons(db, course.id, only),
+      ]);
+      return sections.map((row) => ({
+        section: toSection(row, access),
+        lessons: lessons.filter((lesson) => lesson.section_id === row.id).map(lessonView(row, access)),
+      }));
+    },
+
     async getSection(principal: Principal, id: string) {
       const found = await visibleSection(principal, id);
       if (!found) throw errors.notFound('section');
@@ -474,22 +496,22 @@ export function curriculumService(
       return found !== undefined && !lessonView(found.lesson, found.access)(found.lesson).locked;
     },
 
+    /** A quiz lesson's questions with their answers, for marking; null for other lessons. */
+    async storedQuiz(lessonId: string): Promise<QuizInput | null> {
+      return parsedQuiz(await store.findLesson(db, lessonId));
+    },
+
     /**
      * The lesson as the caller sees it, and whether they hold an enrollment that opens its course (active or
      * completed, not past its expiry); undefined when the lesson is 404 to them. The students area lets a person
      * complete a lesson by this rule (enrolled, and the lesson not locked), so it is not written a second time.
+     * `quiz` is the stored quiz with its answers, for marking.
      */
-    /** A quiz lesson's questions with their answers, for marking; null for other lessons. */
-    async storedQuiz(lessonId: string): Promise<QuizInput | null> {
-      const row = await store.findLesson(db, lessonId);
-      return row?.quiz ? (JSON.parse(row.quiz) as QuizInput) : null;
-    },
-
     async lessonAccess(principal: Principal, lessonId: string) {
       const found = await visibleLesson(principal, lessonId);
       if (!found) return undefined;
       const lesson = lessonView(found.lesson, found.access)(found.lesson);
-      return { lesson, enrolled: found.access.enrolledAt !== null };
+      return { lesson, enrolled: found.access.enrolledAt !== null, quiz: parsedQuiz(found.lesson) };
     },
 
     async createLesson(sectionId: string, input: LessonCreate, also?: AlsoWrite) {
@@ -521,7 +543,7 @@ export function curriculumService(
           is_preview: input.is_preview ? 1 : 0,
           position,
           status: 'draft',
-          quiz: storedQuiz(input.type ?? 'text', input.quiz ?? null),
+          quiz: quizToStore(input.type ?? 'text', input.quiz ?? null),
           created_at: at,
           updated_at: at,
         };
@@ -553,7 +575,7 @@ export function curriculumService(
         const type = changes.type ?? row.type;
         // Changing a quiz lesson's type drops its questions; a quiz given to another type is refused.
         if (input.quiz !== undefined || type !== row.type) {
-          changes.quiz = input.quiz !== undefined ? storedQuiz(type, input.quiz) : type === 'quiz' ? row.quiz : null;
+          changes.quiz = input.quiz !== undefined ? quizToStore(type, input.quiz) : type === 'quiz' ? row.quiz : null;
         }
         const next = { ...row, ...changes };
         const problem = row.status === 'published' ? contentProblem(next) : undefined;

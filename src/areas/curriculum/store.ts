@@ -94,6 +94,13 @@ export function curriculumStore() {
         .where('lessons.id', '=', id)
         .executeTakeFirst(),
 
+    /** Every lesson of a course (of one status when given), in position order within their sections. */
+    listCourseLessons: (ex: Executor, courseId: string, status: LessonsTable['status'] | undefined) => {
+      let query = ex.selectFrom('lessons').selectAll().where('course_id', '=', courseId);
+      if (status) query = query.where('status', '=', status);
+      return query.orderBy('position').orderBy('id').execute();
+    },
+
     listLessons: (
       ex: Executor,
       sectionId: string,

@@ -93,18 +93,10 @@ export function registerCoursePages(app: FastifyInstance, deps: SiteDeps) {
     return undefined;
   }
 
-  async function outlineOf(principal: ReturnType<typeof viewerPrincipal>, courseId: string) {
-    const { data: sections } = await curriculum.listSections(principal, courseId, {});
-    return Promise.all(
-      sections.map(
-        async (s): Promise<OutlineSection> => ({
-          id: s.id,
-          title: s.title,
-          lessons: (await curriculum.listLessons(principal, s.id, {})).data,
-        }),
-      ),
+  const outlineOf = async (principal: ReturnType<typeof viewerPrincipal>, courseId: string) =>
+    (await curriculum.outline(principal, courseId)).map(
+      ({ section, lessons }): OutlineSection => ({ id: section.id, title: section.title, lessons }),
     );
-  }
 
   /** The course's lecturers the viewer may see (an archived one is left out, as the lecturers area decides). */
   async function lecturersOf(principal: ReturnType<typeof viewerPrincipal>, ids: string[]) {

@@ -56,15 +56,8 @@ export function registerLearnPages(app: FastifyInstance, deps: { areas: LearnAre
     }
   }
 
-  async function outlineOf(principal: Principal, courseId: string): Promise<PlayerOutline> {
-    const { data: sections } = await curriculum.listSections(principal, courseId, { status: 'published' });
-    return Promise.all(
-      sections.map(async (section) => ({
-        section,
-        lessons: (await curriculum.listLessons(principal, section.id, { status: 'published' })).data,
-      })),
-    );
-  }
+  const outlineOf = (principal: Principal, courseId: string): Promise<PlayerOutline> =>
+    curriculum.outline(principal, courseId, 'published');
 
   async function certificateOf(principal: Principal, courseId: string) {
     if (isStaff(principal)) return undefined;
@@ -122,21 +115,28 @@ export function registerLearnPages(app: FastifyInstance, deps: { areas: LearnAre
       certificates.list(principal, { status: 'valid', limit: 100 }),
     ]);
     const certificateOfCourse = new Map(issued.data.map((c) => [c.course_id, c.verification_url]));
-    const items: MyCourse[] = [];
-    for (const enrollment of enrollments.data) {
-      if (enrollment.status === 'revoked') continue;
-      const course = await courses.get(principal, enrollment.course_id).catch((error: unknown) => {
-        if (notFound(error)) return undefined;
-        throw error;
-      });
-      if (!course) continue;
-      items.push({
-        course,
-        status: enrollment.status,
-        percent: enrollment.progress_percent,
-        certificateUrl: certificateOfCourse.get(course.id),
-      });
-    }
+    const shown = enrollments.data.filter((enrollment) => enrollment.status !== 'revoked');
+    const found = await Promise.all(
+      shown.map((enrollment) =>
+        courses.get(principal, enrollment.course_id).catch((error: unknown) => {
+          if (notFound(error)) return undefined;
+          throw error;
+        }),
+      ),
+    );
+    const items: MyCourse[] = shown.flatMap((enrollment, i) => {
+      const course = found[i];
+      return course
+        ? [
+            {
+              course,
+              status: enrollment.status,
+              percent: enrollment.progress_percent,
+              certificateUrl: certificateOfCourse.get(course.id),
+            },
+          ]
+        : [];
+    });
     return deps.render(request, reply, 'My courses', myCoursesView(items));
   });
 
