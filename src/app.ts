@@ -177,6 +177,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const transport = config.SMTP_URL ? smtpTransport(config.SMTP_URL) : undefined;
   if (transport) app.addHook('onClose', async () => transport.close());
+  const mailHost = new URL(config.BASE_URL).hostname;
   const outbox = mailOutbox({
     db,
     clock,
@@ -185,7 +186,7 @@ export async function buildApp(deps: AppDeps) {
     from: async () =>
       config.MAIL_FROM || {
         name: (await school.get(db))?.name ?? 'Lyceum',
-        address: `no-reply@${new URL(config.BASE_URL).hostname}`,
+        address: `no-reply@${mailHost}`,
       },
     log: (message, fields) => app.log.warn(fields, message),
   });

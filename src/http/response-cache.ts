@@ -45,19 +45,16 @@ export function responseCache(options: { ttlMs: number; maxEntries?: number; max
     }
     return entries;
   };
+  function lookup(name: string, key: string): { body: Buffer; tag: string | undefined } | undefined {
+    const entry = areas.get(name)?.get(key);
+    if (!entry || entry.until <= now()) return undefined;
+    return { body: entry.body, tag: entry.tag };
+  }
   return {
     enabled: options.ttlMs > 0,
-    get(name: string, key: string): Buffer | undefined {
-      const entry = areas.get(name)?.get(key);
-      if (!entry || entry.until <= now()) return undefined;
-      return entry.body;
-    },
+    get: (name: string, key: string): Buffer | undefined => lookup(name, key)?.body,
     /** An entry with the tag it was stored with (a page's ETag). */
-    lookup(name: string, key: string): { body: Buffer; tag: string | undefined } | undefined {
-      const entry = areas.get(name)?.get(key);
-      if (!entry || entry.until <= now()) return undefined;
-      return { body: entry.body, tag: entry.tag };
-    },
+    lookup,
     generation: (name: string) => generations.get(name) ?? 0,
     set(name: string, key: string, body: string, generation: number, tag?: string) {
       if ((generations.get(name) ?? 0) !== generation) return;

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { etagMatches } from '../../discovery/conditional.ts';
 import { requestedRange } from '../../http/byte-range.ts';
 import { errors } from '../../http/errors.ts';
 import { errorResponses } from '../../http/schemas.ts';
@@ -113,10 +114,7 @@ async function serve(
     );
   // Public files may be shown by other sites (a course cover in a partner's catalog).
   if (file.public) reply.header('cross-origin-resource-policy', 'cross-origin');
-  const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch?.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()))) {
-    return reply.code(304).send();
-  }
+  if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
   const ifRange = request.headers['if-range'];
   const range =
     ifRange === undefined || ifRange === etag ? requestedRange(request.headers.range, file.byteSize) : undefined;

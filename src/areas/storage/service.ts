@@ -6,7 +6,7 @@ import { errors } from '../../http/errors.ts';
 import { type Principal, userIdOf } from '../../http/principal.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import type { MediaUrls } from '../../storage/media-urls.ts';
-import { SNIFF_BYTES, sniffType } from '../../storage/sniff.ts';
+import { baseType, SNIFF_BYTES, sniffType } from '../../storage/sniff.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import { type Asset, type AssetCreate, type AssetListQuery, PURPOSES, type Purpose } from './schema.ts';
@@ -20,8 +20,6 @@ class Refused extends Error {
     this.tooLarge = tooLarge;
   }
 }
-
-const baseType = (type: string) => type.split(';')[0]?.trim().toLowerCase() ?? '';
 
 /**
  * Uploaded files. An upload is created with what it claims to be (purpose, name, type, size) and is pending until

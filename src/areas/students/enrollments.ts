@@ -25,6 +25,10 @@ export const toEnrollment = (row: EnrollmentRow): Enrollment => ({
   progress_percent: Number(row.progress_percent),
 });
 
+/** Whether an enrollment opens its course now: active or completed, and not past its expiry. */
+export const givesAccess = (row: Pick<EnrollmentsTable, 'status' | 'expires_at'>, now: string) =>
+  (row.status === 'active' || row.status === 'completed') && (row.expires_at === null || row.expires_at > now);
+
 /**
  * Why a course takes no new enrollment, if it does not: a draft is not ready to be studied, and an archived course
  * is closed to newcomers (the people enrolled keep their access). `enrollment_open` is the storefront's switch for
@@ -88,9 +92,7 @@ export function enrollmentRules(deps: { db: Db; clock: Clock; store: StudentsSto
       if (!inserted) {
         const row = await store.lockEnrollment(trx, user.id, course.id);
         if (!row) throw errors.serverError();
-        const open =
-          (row.status === 'active' || row.status === 'completed') && (row.expires_at === null || row.expires_at > at);
-        if (open) outcome = 'already_enrolled';
+        if (givesAccess(row, at)) outcome = 'already_enrolled';
         else
           await store.updateEnrollment(trx, row.id, {
             status: row.completed_at ? 'completed' : 'active',

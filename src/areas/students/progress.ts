@@ -6,7 +6,7 @@ import type { Principal } from '../../http/principal.ts';
 import type { CertificatesService } from '../certificates/service.ts';
 import { gradeQuiz, type QuizAttempt, type QuizSubmission } from '../curriculum/quiz.ts';
 import type { CurriculumService } from '../curriculum/service.ts';
-import type { EnrollmentRules } from './enrollments.ts';
+import { type EnrollmentRules, givesAccess } from './enrollments.ts';
 import type { Progress } from './schema.ts';
 import type { StudentsStore } from './store.ts';
 
@@ -14,9 +14,6 @@ import type { StudentsStore } from './store.ts';
 const percentOf = (done: number, total: number) => (total === 0 ? 0 : Math.floor((done * 100) / total));
 
 type StudentRef = { id: string; role: string };
-
-const opens = (row: Pick<EnrollmentsTable, 'status' | 'expires_at'>, now: string) =>
-  (row.status === 'active' || row.status === 'completed') && (row.expires_at === null || row.expires_at > now);
 
 /**
  * Progress through a course: the lessons that count are the published lessons of its published sections (each is
@@ -93,7 +90,7 @@ export function progressRules(deps: {
       // Under the enrollment's lock: a revoke cannot slip in, and two completions at once count each other.
       const row = await store.lockEnrollment(trx, userId, courseId);
       const at = now();
-      if (!row || !opens(row, at)) throw notEnrolled();
+      if (!row || !givesAccess(row, at)) throw notEnrolled();
       return fn(trx, row, at);
     });
   }
@@ -114,7 +111,7 @@ export function progressRules(deps: {
     }
     await store.updateEnrollment(trx, row.id, changes);
     if (changes.status === 'completed') await deps.certificates.issue(trx, row.user_id, row.course_id);
-    return changes.status ? progressOf(trx, row.user_id, row.course_id) : progress;
+    return changes.status ? { ...progress, enrollment_status: 'completed', completed_at: at } : progress;
   }
 
   const notEnrolled = () =>
@@ -162,8 +159,8 @@ export function progressRules(deps: {
      * under the enrollment's lock, so a quiz's attempt limit holds when answers arrive at once.
      */
     async submitQuiz(student: StudentRef, lessonId: string, submission: QuizSubmission) {
-      const { lesson } = await openLesson(student, lessonId);
-      const quiz = lesson.type === 'quiz' ? await deps.curriculum.storedQuiz(lessonId) : null;
+      const { lesson, quiz: stored } = await openLesson(student, lessonId);
+      const quiz = lesson.type === 'quiz' ? stored : null;
       if (!quiz) throw errors.conflict('This lesson has no quiz to answer.');
       if (submission.answers.length !== quiz.questions.length) {
         throw errors.invalidRequest(

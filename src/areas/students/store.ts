@@ -130,7 +130,6 @@ export function studentsStore() {
         .where('course_id', '=', courseId)
         .execute(),
 
-    /** Records a completion; a lesson completed before keeps its first time. */
     hasPassingAttempt: async (ex: Executor, userId: string, lessonId: string) =>
       (await ex
         .selectFrom('quiz_attempts')
@@ -167,6 +166,7 @@ export function studentsStore() {
         .limit(100)
         .execute(),
 
+    /** Records a completion; a lesson completed before keeps its first time. */
     insertProgress: async (ex: Executor, row: LessonProgressTable) => {
       await ex
         .insertInto('lesson_progress')
