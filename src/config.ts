@@ -191,6 +191,40 @@ export const ConfigSchema = Type.Object(
       description:
         'Address the bucket as `ENDPOINT/BUCKET/key` rather than `BUCKET.ENDPOINT/key` (MinIO and most self-hosted services need it).',
     }),
+    PAYMENTS_PROVIDER: Type.Union([Type.Literal('none'), Type.Literal('test'), Type.Literal('stripe')], {
+      default: 'none',
+      description:
+        'Who takes payments: `stripe` (Checkout Sessions and signed webhooks; needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET), `test` (a built-in payment page marked as a test, for demos and tests; refused when BASE_URL is https unless PAYMENTS_TEST_ALLOW_HTTPS is true) or `none` (only free items can be taken).',
+    }),
+    PAYMENTS_TEST_ALLOW_HTTPS: Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      default: 'false',
+      description:
+        'Let the `test` payment provider run on an https BASE_URL (a staging site). Never on a school that sells for real: its page marks any order paid.',
+    }),
+    STRIPE_SECRET_KEY: Type.String({
+      default: '',
+      pattern: '^((sk|rk)_(test|live)_\\S+)?$',
+      description: "The school's Stripe secret (or restricted) API key, `sk_live_…` or `sk_test_…`.",
+    }),
+    STRIPE_WEBHOOK_SECRET: Type.String({
+      default: '',
+      pattern: '^(whsec_\\S+)?$',
+      description:
+        "The signing secret (`whsec_…`) of the Stripe webhook endpoint pointed at `{BASE_URL}/webhooks/stripe`; events whose signature does not match it are refused.",
+    }),
+    STRIPE_API_URL: Type.String({
+      default: '',
+      pattern: '^(https?://\\S+)?$',
+      description:
+        "Where the Stripe API is reached; unset means Stripe itself (`https://api.stripe.com`). For a local stand-in of Stripe's API in tests.",
+    }),
+    SUBSCRIPTION_GRACE_DAYS: Type.Integer({
+      minimum: 0,
+      maximum: 60,
+      default: 7,
+      description:
+        "Days a past-due subscription keeps its plan's courses open after the period it paid for ended, while the renewal payment is retried.",
+    }),
     MEDIA_URL_TTL_SECONDS: Type.Integer({
       minimum: 60,
       maximum: 86400,
@@ -243,6 +277,7 @@ export type Config = Omit<
   | 'OAUTH_ALLOW_LOCALHOST_REDIRECTS'
   | 'STORAGE_DIR'
   | 'S3_FORCE_PATH_STYLE'
+  | 'PAYMENTS_TEST_ALLOW_HTTPS'
 > & {
   OAUTH_ALLOW_LOCALHOST_REDIRECTS: boolean;
   BASE_URL: string;
@@ -254,6 +289,7 @@ export type Config = Omit<
   /** Where uploaded files are kept: this folder, unless S3_BUCKET is set. */
   STORAGE_DIR: string;
   S3_FORCE_PATH_STYLE: boolean;
+  PAYMENTS_TEST_ALLOW_HTTPS: boolean;
 };
 
 export class ConfigError extends Error {
@@ -301,6 +337,16 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       `Invalid DOCS_URL=${JSON.stringify(docsUrl)}: expected an absolute http(s) URL like https://docs.example/support.`,
     );
   }
+  if (input.PAYMENTS_PROVIDER === 'test' && baseUrl.startsWith('https:') && input.PAYMENTS_TEST_ALLOW_HTTPS !== 'true') {
+    throw new ConfigError(
+      'PAYMENTS_PROVIDER=test marks orders paid without taking money, and BASE_URL is https (a live school): use stripe, or set PAYMENTS_TEST_ALLOW_HTTPS=true on a staging site.',
+    );
+  }
+  if (input.PAYMENTS_PROVIDER === 'stripe' && (!input.STRIPE_SECRET_KEY || !input.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      'PAYMENTS_PROVIDER=stripe needs STRIPE_SECRET_KEY (sk_…) and STRIPE_WEBHOOK_SECRET (whsec_…, from the webhook endpoint at {BASE_URL}/webhooks/stripe).',
+    );
+  }
   const dbUrl = input.DATABASE_URL;
   let database: Config['database'];
   if (/^postgres(ql)?:\/\//.test(dbUrl)) {
@@ -333,6 +379,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
         ? join(dirname(database.path), 'files')
         : resolve(cwd, 'data/files'),
     S3_FORCE_PATH_STYLE: input.S3_FORCE_PATH_STYLE === 'true',
+    PAYMENTS_TEST_ALLOW_HTTPS: input.PAYMENTS_TEST_ALLOW_HTTPS === 'true',
   };
 }
 

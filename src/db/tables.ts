@@ -321,7 +321,199 @@ export type AssetsTable = {
   updated_at: Timestamp;
 };
 
+/** Money columns are integer minor units beside an ISO 4217 currency code, never a float. */
+export type MembershipPlansTable = {
+  id: string;
+  name: string;
+  slug: string;
+  description: string;
+  /** JSON array of strings. */
+  benefits: string;
+  visibility: 'public' | 'hidden';
+  status: 'active' | 'archived';
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+export type PlanCoursesTable = { plan_id: string; course_id: string };
+export type PlanProductsTable = { plan_id: string; product_id: string };
+/** Prices are created and archived, never edited: an order or subscription always names the price it was sold at. */
+export type PlanPricesTable = {
+  id: string;
+  plan_id: string;
+  amount: number;
+  currency: string;
+  interval: 'month' | 'year' | 'one_time';
+  trial_days: number;
+  status: 'active' | 'archived';
+  /** The provider's own price id (Stripe `price_…`), once the adapter made one. */
+  provider_price_id: string | null;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+};
+export type ProductsTable = {
+  id: string;
+  title: string;
+  slug: string;
+  description: string;
+  price_amount: number | null;
+  price_currency: string | null;
+  status: 'draft' | 'published' | 'archived';
+  published_at: Timestamp | null;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+export type ProductFilesTable = { product_id: string; asset_id: string; position: number };
+export type ProductGrantsTable = {
+  id: string;
+  product_id: string;
+  user_id: string;
+  source: 'order' | 'manual';
+  order_id: string | null;
+  granted_at: Timestamp;
+  revoked_at: Timestamp | null;
+};
+export type CouponsTable = {
+  id: string;
+  /** Upper case; codes are matched without regard to case. */
+  code: string;
+  percent_off: number | null;
+  amount_off: number | null;
+  /** The currency of amount_off. */
+  currency: string | null;
+  /** JSON: { "all": true } or { "course_ids": [], "plan_ids": [], "product_ids": [] }. */
+  applies_to: string;
+  starts_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  max_redemptions: number | null;
+  /** Redemptions held by pending orders and taken by paid ones; a failed or canceled order gives its one back. */
+  times_redeemed: Generated<number>;
+  disabled_at: Timestamp | null;
+  /** The prefix of a bulk-created batch. */
+  batch: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+export type CouponRedemptionsTable = {
+  id: string;
+  coupon_id: string;
+  order_id: string;
+  user_id: string;
+  /** The discount it gave. */
+  amount: number;
+  currency: string;
+  status: 'held' | 'redeemed' | 'released';
+  created_at: Timestamp;
+};
+export type OrdersTable = {
+  id: string;
+  /** Sequential, from the counters table, taken in the order's transaction. */
+  number: number;
+  user_id: string;
+  /** A checkout by a person, or a subscription's renewal charge. */
+  kind: 'purchase' | 'renewal';
+  status: 'pending' | 'paid' | 'failed' | 'canceled' | 'refunded' | 'partially_refunded';
+  currency: string;
+  subtotal: number;
+  discount: number;
+  total: number;
+  refunded_amount: Generated<number>;
+  coupon_id: string | null;
+  coupon_code: string | null;
+  /** Who took the money: nobody for a free order. */
+  provider: 'none' | 'test' | 'stripe';
+  /** The provider's checkout (Stripe Checkout Session id, the test page's session). */
+  provider_ref: string | null;
+  subscription_id: string | null;
+  failure_reason: string | null;
+  paid_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+/** What was bought, as it was when bought: the title and price stay whatever the catalog says later. */
+export type OrderItemsTable = {
+  id: string;
+  order_id: string;
+  item_type: 'course' | 'plan' | 'product';
+  /** The course, plan or product id. */
+  item_id: string;
+  /** The plan price bought (item_type plan). */
+  price_id: string | null;
+  title: string;
+  unit_amount: number;
+  discount: number;
+  amount: number;
+  currency: string;
+};
+/** The money ledger: every charge and refund, dated when it happened (revenue is read from here). */
+export type PaymentsTable = {
+  id: string;
+  order_id: string;
+  kind: 'charge' | 'refund';
+  /** Positive for both kinds. */
+  amount: number;
+  currency: string;
+  provider: 'test' | 'stripe';
+  provider_ref: string | null;
+  created_at: Timestamp;
+};
+export type SubscriptionsTable = {
+  id: string;
+  user_id: string;
+  plan_id: string;
+  price_id: string;
+  status: 'trialing' | 'active' | 'past_due' | 'paused' | 'canceled';
+  trial_end: Timestamp | null;
+  current_period_start: Timestamp;
+  /** Null for a one-time price: a membership for life that never renews. */
+  current_period_end: Timestamp | null;
+  cancel_at_period_end: Generated<Flag>;
+  canceled_at: Timestamp | null;
+  paused_at: Timestamp | null;
+  /** A plan change waiting for the next period. */
+  next_price_id: string | null;
+  provider: 'none' | 'test' | 'stripe';
+  provider_ref: string | null;
+  /** The provider time of the newest state applied; an older event does not overwrite a newer one. */
+  provider_synced_at: Timestamp | null;
+  order_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+/** A person's member profile (a user view): status is derived from subscriptions and the comp. */
+export type MembersTable = {
+  user_id: string;
+  /** JSON array of strings. */
+  labels: string;
+  newsletter_opt_in: Flag;
+  note: string;
+  comp_plan_id: string | null;
+  comp_until: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+/** Provider events already applied: inserted in the applying transaction, so each applies once. */
+export type PaymentEventsTable = { provider: string; event_id: string; type: string; received_at: Timestamp };
+export type CountersTable = { name: string; value: number };
+
 export type Tables = {
+  membership_plans: MembershipPlansTable;
+  plan_courses: PlanCoursesTable;
+  plan_products: PlanProductsTable;
+  plan_prices: PlanPricesTable;
+  products: ProductsTable;
+  product_files: ProductFilesTable;
+  product_grants: ProductGrantsTable;
+  coupons: CouponsTable;
+  coupon_redemptions: CouponRedemptionsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  payments: PaymentsTable;
+  subscriptions: SubscriptionsTable;
+  members: MembersTable;
+  payment_events: PaymentEventsTable;
+  counters: CountersTable;
   assets: AssetsTable;
   certificates: CertificatesTable;
   quiz_attempts: QuizAttemptsTable;

@@ -10,6 +10,7 @@ import { students } from './008_students.ts';
 import { storage } from './009_storage.ts';
 import { certificates } from './010_certificates.ts';
 import { quizzes } from './011_quizzes.ts';
+import { commerce } from './012_commerce.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '009_storage': storage,
   '010_certificates': certificates,
   '011_quizzes': quizzes,
+  '012_commerce': commerce,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,51 @@
+import type { Insertable } from 'kysely';
+import type { Executor, OrderItemsTable, OrdersTable, PaymentsTable } from '../../db/tables.ts';
+
+export function ordersStore() {
+  return {
+    /**
+     * The next order number, taken in the caller's transaction: the counter row's update holds its lock (PostgreSQL)
+     * or the one writer (SQLite) until the order commits, so numbers are sequential and never reused.
+     */
+    nextNumber: async (trx: Executor) => {
+      const row = await trx
+        .updateTable('counters')
+        .set((eb) => ({ value: eb('value', '+', 1) }))
+        .where('name', '=', 'order_number')
+        .returning('value')
+        .executeTakeFirstOrThrow();
+      return Number(row.value);
+    },
+
+    insertOrder: async (ex: Executor, row: Insertable<OrdersTable>) => {
+      await ex.insertInto('orders').values(row).execute();
+    },
+
+    insertItems: async (ex: Executor, rows: Insertable<OrderItemsTable>[]) => {
+      if (rows.length) await ex.insertInto('order_items').values(rows).execute();
+    },
+
+    /** Records a charge or refund in the ledger (a provider reference recorded before is a unique violation). */
+    insertPayment: async (ex: Executor, row: Insertable<PaymentsTable>) => {
+      await ex.insertInto('payments').values(row).execute();
+    },
+
+    paymentRecorded: async (ex: Executor, provider: PaymentsTable['provider'], ref: string) =>
+      (await ex
+        .selectFrom('payments')
+        .select('id')
+        .where('provider', '=', provider)
+        .where('provider_ref', '=', ref)
+        .executeTakeFirst()) !== undefined,
+
+    findOrder: (ex: Executor, id: string) =>
+      ex.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    items: (ex: Executor, orderIds: string[]) =>
+      orderIds.length
+        ? ex.selectFrom('order_items').selectAll().where('order_id', 'in', orderIds).orderBy('id').execute()
+        : Promise.resolve([]),
+  };
+}
+
+export type OrdersStore = ReturnType<typeof ordersStore>;
