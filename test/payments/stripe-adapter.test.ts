@@ -169,6 +169,11 @@ for (const engine of engines) {
         discounts: [{ coupon: session.body.discounts[0].coupon }],
       });
       assert.equal(fake.object(session.body.discounts[0].coupon).amount_off, 500);
+      // Stripe shows the buyer the first period as the order charges it: the plan's price less the coupon, after the trial.
+      assert.deepEqual(
+        [fake.object(started.reference).amount_subtotal, fake.object(started.reference).discounts[0].coupon],
+        [2000, session.body.discounts[0].coupon],
+      );
     });
 
     test('a plan price Stripe already knows is named by its Stripe Price; no discount, no coupon', async () => {
