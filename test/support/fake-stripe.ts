@@ -476,6 +476,9 @@ export async function startFakeStripe(options: { now: () => Date; secretKey?: st
     /** The requests made to one method and path (a string or pattern), in order. */
     calls: (method: string, path: string | RegExp) =>
       requests.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path))),
+    /** Copies of the objects of one kind (`refund`, `invoice`, …) that match, oldest first. */
+    find: (object: string, where: (o: Obj) => boolean = () => true) =>
+      [...objects.values()].filter((o) => o.object === object && where(o)).map((o) => structuredClone(o)),
     /** A copy of a Stripe object as the fake holds it now. */
     object: (id: string) => structuredClone(get(id)),
     completeSession,
