@@ -6,7 +6,9 @@ import type { Config } from '../../config.ts';
  * webhook (the objects an event only names). STRIPE_API_URL points it at a stand-in of Stripe's API (tests).
  */
 export function stripeClient(config: Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_API_URL'>): Stripe {
-  return new Stripe(config.STRIPE_SECRET_KEY || 'sk_test_unset', {
+  // loadConfig refuses PAYMENTS_PROVIDER=stripe without a key; build the client only then.
+  if (!config.STRIPE_SECRET_KEY) throw new Error('The Stripe client needs STRIPE_SECRET_KEY');
+  return new Stripe(config.STRIPE_SECRET_KEY, {
     ...apiAddress(config.STRIPE_API_URL),
     // Reporting request timings to Stripe is the library's default; a school's server sends only what it must.
     telemetry: false,
