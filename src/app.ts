@@ -51,6 +51,9 @@ import { createProvider, resourceIdentifiers } from './oauth/provider.ts';
 import { memoryShortLivedStore, redisShortLivedStore } from './oauth/short-lived-store.ts';
 import { tokenCache } from './oauth/token-cache.ts';
 import { registerUserinfo } from './oauth/userinfo.ts';
+import { stripeClient } from './payments/stripe/client.ts';
+import { stripeProvider } from './payments/stripe/provider.ts';
+import { registerStripeWebhook } from './payments/stripe/webhook-route.ts';
 import { type TestProvider, testProvider } from './payments/test-provider.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
 import { loadOrCreateSecret } from './security/server-secrets.ts';
@@ -260,6 +263,7 @@ export async function buildApp(deps: AppDeps) {
   });
   /** The built-in test provider, when it is the configured one (its page is served below). */
   let testPayments: TestProvider | undefined;
+  const stripe = config.PAYMENTS_PROVIDER === 'stripe' ? stripeClient(config) : undefined;
   const areas = buildAreas({
     blobs,
     mediaUrls: media,
@@ -276,6 +280,7 @@ export async function buildApp(deps: AppDeps) {
     paymentProvider: (sink) => {
       if (config.PAYMENTS_PROVIDER === 'test')
         testPayments = testProvider({ db, clock, baseUrl: config.BASE_URL, sink });
+      if (stripe) return stripeProvider({ stripe, db, log: (message, fields) => app.log.warn(fields, message) });
       return testPayments;
     },
   });
@@ -333,6 +338,7 @@ export async function buildApp(deps: AppDeps) {
   registerAssetRoutes(app);
   mediaRoutes(app, areas.storage);
   registerThemeRoute(app, { appearance: areas.appearance });
+  if (stripe) await registerStripeWebhook(app, { db, clock, config, stripe, sink: areas.orders.sink });
   const internal = internalCalls();
   await app.register(async (api: FastifyInstance) => {
     installValidators(api);

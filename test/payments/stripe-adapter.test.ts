@@ -319,6 +319,28 @@ for (const engine of engines) {
       assert.equal(fake.object(sub).status, 'canceled');
     });
 
+    test("by default the Stripe Price made for a plan price is kept in the plan price's provider_price_id", async () => {
+      const keeping = stripeProvider({
+        stripe: stripeClient({ STRIPE_SECRET_KEY: fake.secretKey, STRIPE_API_URL: fake.url }),
+        db: database.db,
+      });
+      const request = monthly({ trialDays: 0 });
+      request.order = { ...request.order, id: 'ord_keeps_price', discount: 0, total: 2000 };
+      const checkout = await keeping.startCheckout(request);
+      fake.completeSession(checkout.reference);
+      const sub = fake.object(checkout.reference).subscription;
+      await keeping.changeSubscription(sub, {
+        kind: 'change_price',
+        price: { id: 'ppr_silver_year', providerPriceId: null, amount: 12000, currency: 'EUR' },
+      });
+      const row = await database.db
+        .selectFrom('plan_prices')
+        .select('provider_price_id')
+        .where('id', '=', 'ppr_silver_year')
+        .executeTakeFirstOrThrow();
+      assert.equal(row.provider_price_id, fake.object(sub).items.data[0].price.id);
+    });
+
     test('a plan price that is not in the school cannot be made into a Stripe Price', async () => {
       const request = monthly({ trialDays: 0 });
       request.order = { ...request.order, id: 'ord_unknown_price', discount: 0, total: 2000 };

@@ -22,7 +22,7 @@ export type StripeLookups = {
   paymentIntent(id: string): Promise<Stripe.PaymentIntent>;
   /** The invoice a PaymentIntent paid, if it paid one (a subscription's charge). */
   invoiceOfPaymentIntent(id: string): Promise<Stripe.Invoice | null>;
-  /** A charge's refunds, any order. */
+  /** A charge's refunds, newest first (as Stripe lists them). */
   refundsOfCharge(chargeId: string): Promise<Stripe.Refund[]>;
 };
 
@@ -210,12 +210,15 @@ async function orderOfCharge(charge: Stripe.Charge, lookups: StripeLookups): Pro
   return invoice.parent?.subscription_details?.metadata?.order_id ?? null;
 }
 
-/** The refund that brought the charge to its refunded total (oldest first), so each total names its own refund. */
+/**
+ * The refund that brought the charge to its refunded total, so each total names its own refund. Stripe lists refunds
+ * newest first (in creation order even within one second, which `created` cannot tell apart); read oldest first.
+ */
 async function refundReaching(charge: Stripe.Charge, lookups: StripeLookups): Promise<string> {
   const listed = charge.refunds && !charge.refunds.has_more ? charge.refunds.data : undefined;
   const refunds = (listed ?? (await lookups.refundsOfCharge(charge.id)))
     .filter((r) => r.status !== 'failed' && r.status !== 'canceled')
-    .sort((a, b) => a.created - b.created || a.id.localeCompare(b.id));
+    .reverse();
   let total = 0;
   for (const refund of refunds) {
     total += refund.amount;

@@ -9,8 +9,8 @@ import { stripeStore } from './store.ts';
 export type StripeProviderDeps = {
   stripe: Stripe;
   db: Db;
-  /** Keeps the Stripe Price made for a plan price (plan_prices.provider_price_id), so it is made once. */
-  savePriceId: (priceId: string, providerPriceId: string) => Promise<void>;
+  /** Keeps the Stripe Price made for a plan price, so it is made once; by default in plan_prices.provider_price_id. */
+  savePriceId?: (priceId: string, providerPriceId: string) => Promise<void>;
   log?: (message: string, fields: Record<string, unknown>) => void;
 };
 
@@ -100,7 +100,7 @@ export function stripeProvider(deps: StripeProviderDeps): PaymentProvider {
       },
       { idempotencyKey: `lyceum-price-${price.id}` },
     );
-    await deps.savePriceId(price.id, created.id);
+    await (deps.savePriceId ?? ((id, ref) => store.savePriceId(deps.db, id, ref)))(price.id, created.id);
     return created.id;
   }
 

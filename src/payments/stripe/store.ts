@@ -11,6 +11,16 @@ export function stripeStore() {
         .where('plan_prices.id', '=', priceId)
         .executeTakeFirst(),
 
+    /** Keeps the Stripe Price made for a plan price; a price that has one keeps it (plan prices are never edited). */
+    savePriceId: async (ex: Executor, priceId: string, providerPriceId: string) => {
+      await ex
+        .updateTable('plan_prices')
+        .set({ provider_price_id: providerPriceId })
+        .where('id', '=', priceId)
+        .where('provider_price_id', 'is', null)
+        .execute();
+    },
+
     /** Whether a Stripe event was applied already (a re-sent webhook is answered without asking Stripe anything). */
     eventApplied: async (ex: Executor, eventId: string) =>
       (await ex
