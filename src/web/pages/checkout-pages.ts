@@ -147,11 +147,13 @@ export function registerCheckoutPages(
 
   /** Where each bought item is used, for the receipt's buttons. */
   function linksOf(order: Order): ItemLink[] {
-    return order.items.map((item) => ({
-      title: item.title,
-      href: item.item_type === 'course' ? `/learn` : item.item_type === 'product' ? '/downloads' : '/learn',
-      label: item.item_type === 'product' ? `Download ${item.title}` : `Start learning`,
-    }));
+    return order.items.map((item) => {
+      const id = encodeURIComponent(item.item_id);
+      if (item.item_type === 'course') return { title: item.title, href: `/learn/${id}`, label: 'Start learning' };
+      if (item.item_type === 'product')
+        return { title: item.title, href: '/downloads', label: `Download ${item.title}` };
+      return { title: item.title, href: `/plans/${id}`, label: `Your membership: ${item.title}` };
+    });
   }
 
   async function showOrder(
