@@ -3,6 +3,7 @@ import type { EmailVerificationService } from '../identity/email-verification.ts
 import type { SessionService } from '../identity/sessions.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
+import type { PaymentProvider } from '../payments/provider.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { MediaUrls } from '../storage/media-urls.ts';
 import { accountRoutes } from './account/routes.ts';
@@ -27,6 +28,13 @@ import type { AreaDeps } from './deps.ts';
 import { lecturersRoutes } from './lecturers/routes.ts';
 import { lecturersService } from './lecturers/service.ts';
 import { lecturersStore } from './lecturers/store.ts';
+import { membersRoutes } from './members/routes.ts';
+import { membersService } from './members/service.ts';
+import { membersStore } from './members/store.ts';
+import { membershipPlansRoutes } from './membership-plans/routes.ts';
+import { plansService } from './membership-plans/service.ts';
+import { plansStore } from './membership-plans/store.ts';
+import { ordersStore } from './orders/store.ts';
 import { outboxRoutes } from './outbox/routes.ts';
 import { outboxService } from './outbox/service.ts';
 import { outboxReadStore } from './outbox/store.ts';
@@ -42,9 +50,15 @@ import { schoolStore } from './school/store.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { storageService } from './storage/service.ts';
 import { storageStore } from './storage/store.ts';
+import { enrollmentRules } from './students/enrollments.ts';
 import { studentsRoutes } from './students/routes.ts';
 import { studentsService } from './students/service.ts';
 import { studentsStore } from './students/store.ts';
+import { planAccess } from './subscriptions/access.ts';
+import { membershipRule } from './subscriptions/memberships.ts';
+import { subscriptionsRoutes } from './subscriptions/routes.ts';
+import { subscriptionsService } from './subscriptions/service.ts';
+import { subscriptionsStore } from './subscriptions/store.ts';
 
 /** The one list of API areas: each is built from its store and service here and registers its routes. */
 export function buildAreas(
@@ -58,8 +72,28 @@ export function buildAreas(
     verification: EmailVerificationService;
     blobs: BlobStore;
     mediaUrls: MediaUrls;
+    /** Runs stripe subscriptions: staff's and subscribers' changes are made there too. Absent without stripe. */
+    paymentProvider?: Pick<PaymentProvider, 'changeSubscription'>;
   },
 ) {
+  const memberships = membershipRule(deps.config.SUBSCRIPTION_GRACE_DAYS);
+  const subscriptionRows = subscriptionsStore();
+  const access = planAccess({
+    ...deps,
+    rule: memberships,
+    store: subscriptionRows,
+    enrollments: enrollmentRules({ ...deps, store: studentsStore(), mail: deps.mail }),
+  });
+  const membershipPlans = plansService({ ...deps, store: plansStore(), access });
+  const subscriptions = subscriptionsService({
+    ...deps,
+    store: subscriptionRows,
+    orders: ordersStore(),
+    access,
+    plans: membershipPlans,
+    provider: deps.paymentProvider,
+  });
+  const members = membersService({ ...deps, store: membersStore(), rule: memberships, access, mail: deps.mail });
   const storage = storageService({ ...deps, store: storageStore(), blobs: deps.blobs, urls: deps.mediaUrls });
   const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange, storage });
   const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses, storage });
@@ -67,7 +101,7 @@ export function buildAreas(
   const school = schoolService({ ...deps, store: schoolStore() });
   const appearance = appearanceService({ ...deps, store: appearanceStore(), storage });
   const pages = pagesService({ ...deps, store: pagesStore() });
-  const posts = postsService({ ...deps, store: postsStore(), onChange: deps.onCatalogChange });
+  const posts = postsService({ ...deps, store: postsStore(), onChange: deps.onCatalogChange, memberships });
   const comments = commentsService({ ...deps, store: commentsStore(), posts, curriculum });
   const certificates = certificatesService({ ...deps, store: certificatesStore() });
   const account = accountService({
@@ -102,6 +136,11 @@ export function buildAreas(
     account,
     students,
     outbox,
+    membershipPlans,
+    subscriptions,
+    members,
+    /** Who holds which plan now (posts, products and the checkout go by it). */
+    memberships,
   };
 }
 
@@ -121,4 +160,7 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   studentsRoutes(api, areas.students);
   outboxRoutes(api, areas.outbox);
   storageRoutes(api, areas.storage);
+  membershipPlansRoutes(api, areas.membershipPlans);
+  subscriptionsRoutes(api, areas.subscriptions);
+  membersRoutes(api, areas.members);
 }
