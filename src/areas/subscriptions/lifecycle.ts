@@ -78,7 +78,10 @@ export function subscriptionLifecycle(deps: {
       await store.update(trx, row.id, { status: 'past_due', updated_at: at });
       return 'unpaid';
     }
-    const end = nextPeriodEnd(anchor, start, price.interval);
+    // A change to another interval counts the new periods from the first of them.
+    const before = price.id === row.price_id ? price : await store.findPrice(trx, row.price_id);
+    const from = before?.interval === price.interval ? anchor : start;
+    const end = nextPeriodEnd(from, start, price.interval);
     if (Number(price.amount) > 0)
       await recordRenewal(trx, orders, {
         userId: row.user_id,
@@ -97,7 +100,7 @@ export function subscriptionLifecycle(deps: {
       status: 'active',
       current_period_start: start,
       current_period_end: end,
-      billing_anchor: anchor,
+      billing_anchor: from,
       updated_at: at,
     });
     await queueRenewal(trx, { ...row, current_period_end: end });
