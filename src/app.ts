@@ -280,6 +280,7 @@ export async function buildApp(deps: AppDeps) {
     areas,
     baseUrl: config.BASE_URL,
     pages: sharedPages({ write, cache: responses }),
+    takesPayments: config.PAYMENTS_PROVIDER !== 'none',
   };
 
   registerHealthRoutes(app, { database });

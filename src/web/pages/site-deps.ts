@@ -6,9 +6,14 @@ import type { SharedPages } from './shared-pages.ts';
 
 /** What the public site's handlers are built from (the composition root passes it). */
 export type SiteDeps = {
-  areas: Pick<Areas, 'courses' | 'curriculum' | 'lecturers' | 'posts' | 'pages' | 'school' | 'students'>;
+  areas: Pick<
+    Areas,
+    'courses' | 'curriculum' | 'lecturers' | 'posts' | 'pages' | 'school' | 'students' | 'membershipPlans'
+  >;
   pages: SharedPages;
   baseUrl: string;
+  /** A payment provider is configured: without one only free items can be taken, and paid buttons say so. */
+  takesPayments: boolean;
 };
 
 /** The school's public facts the pages need; before first-run setup there is no school yet. */
