@@ -232,7 +232,7 @@ for (const engine of engines) {
 
     test('pause closes access and stops renewals; resume after the period ran out starts a new period with a charge', async () => {
       const { price, course } = await plan({ amount: 900, currency: 'EUR', interval: 'month', trial_days: 3 });
-      const { person: student, api } = await person();
+      const { person: student } = await person();
       const { id } = await subscribe(server, { userId: student.id, priceId: price.id });
       const trialing = await staff.post(`/api/v1/subscriptions/${id}/pause`);
       assert.equal(trialing.status, 409, 'only an active subscription pauses');
