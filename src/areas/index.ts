@@ -3,7 +3,7 @@ import type { EmailVerificationService } from '../identity/email-verification.ts
 import type { SessionService } from '../identity/sessions.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
+import type { PaymentEventSink, PaymentProvider } from '../payments/provider.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { MediaUrls } from '../storage/media-urls.ts';
 import { accountRoutes } from './account/routes.ts';
@@ -34,6 +34,9 @@ import { membersStore } from './members/store.ts';
 import { membershipPlansRoutes } from './membership-plans/routes.ts';
 import { plansService } from './membership-plans/service.ts';
 import { plansStore } from './membership-plans/store.ts';
+import { receiptMail } from './orders/receipt.ts';
+import { ordersRoutes } from './orders/routes.ts';
+import { ordersService } from './orders/service.ts';
 import { ordersStore } from './orders/store.ts';
 import { outboxRoutes } from './outbox/routes.ts';
 import { outboxService } from './outbox/service.ts';
@@ -72,8 +75,8 @@ export function buildAreas(
     verification: EmailVerificationService;
     blobs: BlobStore;
     mediaUrls: MediaUrls;
-    /** Runs stripe subscriptions: staff's and subscribers' changes are made there too. Absent without stripe. */
-    paymentProvider?: Pick<PaymentProvider, 'changeSubscription'>;
+    /** The configured payment provider, made from the sink its reports go to; undefined when none is configured. */
+    paymentProvider: (sink: PaymentEventSink) => PaymentProvider | undefined;
   },
 ) {
   const memberships = membershipRule(deps.config.SUBSCRIPTION_GRACE_DAYS);
@@ -91,7 +94,8 @@ export function buildAreas(
     orders: ordersStore(),
     access,
     plans: membershipPlans,
-    provider: deps.paymentProvider,
+    // The provider is made by the orders area (from the sink its reports go to), below; asked for when a change is made.
+    provider: () => orders.provider,
   });
   const members = membersService({ ...deps, store: membersStore(), rule: memberships, access, mail: deps.mail });
   const storage = storageService({ ...deps, store: storageStore(), blobs: deps.blobs, urls: deps.mediaUrls });
@@ -122,7 +126,21 @@ export function buildAreas(
     onAccessChange: deps.onAccessChange,
   });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
+  const ordersData = ordersStore();
+  const orders = ordersService({
+    ...deps,
+    store: ordersData,
+    courses,
+    students,
+    plans: membershipPlans,
+    products: undefined,
+    coupons: undefined,
+    subscriptions,
+    receipt: receiptMail({ store: ordersData, mail: deps.mail }),
+    provider: deps.paymentProvider,
+  });
   return {
+    orders,
     storage,
     courses,
     curriculum,
@@ -159,6 +177,7 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   accountRoutes(api, areas.account);
   studentsRoutes(api, areas.students);
   outboxRoutes(api, areas.outbox);
+  ordersRoutes(api, areas.orders);
   storageRoutes(api, areas.storage);
   membershipPlansRoutes(api, areas.membershipPlans);
   subscriptionsRoutes(api, areas.subscriptions);

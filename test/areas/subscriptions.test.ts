@@ -27,6 +27,7 @@ import {
 } from '../support/memberships.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { paginatesLikeEveryList } from '../support/shared-examples.ts';
+import { csrfOf, WebClient } from '../support/web-client.ts';
 
 type Client = ReturnType<typeof apiClient>;
 
@@ -622,12 +623,13 @@ for (const engine of engines) {
           orders: ordersStore(),
           access: { syncPlanAccess: async () => {} },
           plans: server.services.areas.membershipPlans,
-          provider: {
+          provider: () => ({
+            name: 'stripe',
             changeSubscription: async (reference, change) => {
               if (refuse) throw new Error('stripe is down');
               calls.push([reference, change]);
             },
-          },
+          }),
         });
         const paused = await service.pause(id);
         assert.equal(paused.status, 'paused');
@@ -653,6 +655,115 @@ for (const engine of engines) {
       assert.equal(rule.accessEnd({ status: 'active', current_period_end: end, cancel_at_period_end: 1 }), end);
       assert.equal(rule.accessEnd({ status: 'past_due', current_period_end: end, cancel_at_period_end: 1 }), graceEnd);
       assert.equal(rule.accessEnd({ status: 'active', current_period_end: null, cancel_at_period_end: 0 }), null);
+    });
+  });
+
+  describe(`a plan bought through the checkout on the test provider (${engine})`, () => {
+    let server: TestServer;
+    let skew = 0;
+    let staffPerson: Person;
+    let staff: Client;
+    const serverNow = () => new Date(Date.now() + skew);
+    const STAFF_HERE = `${STAFF} orders:read`;
+    const BUYER = `${OWN} orders:read account:read`;
+
+    before(async () => {
+      server = await startTestServer(
+        engine,
+        { PAYMENTS_PROVIDER: 'test', JOBS_POLL_MS: '60000', OAUTH_REGISTRATIONS_PER_HOUR: '1000' },
+        { clock: { now: serverNow } },
+      );
+      staffPerson = (await schoolWithPeople(server)).staff;
+      staff = apiClient(server.url, await tokenFor(server, staffPerson, STAFF_HERE));
+    });
+    after(() => server.close());
+
+    const signedIn = async (p: Person) => {
+      const web = new WebClient(server.url);
+      assert.equal((await web.submit('/signin', '/signin', { email: p.email, password: p.password })).status, 303);
+      return web;
+    };
+    /** Buys `priceId` as `buyer`: the checkout's start, then Pay on the test provider's page. */
+    const buy = async (buyer: Person, priceId: string) => {
+      const api = apiClient(server.url, await tokenFor(server, buyer, BUYER));
+      const started = ok<{ order: { id: string }; payment_url: string | null }>(
+        await api.post('/api/v1/account/orders', { item: { type: 'plan', key: priceId } }),
+        201,
+      );
+      const web = await signedIn(buyer);
+      const path = new URL(started.payment_url ?? '').pathname;
+      const page = await web.get(path);
+      assert.equal(page.status, 200, page.text.slice(0, 200));
+      assert.equal((await web.postForm(path, { _csrf: csrfOf(page.text), outcome: 'pay' })).status, 303);
+      return started.order.id;
+    };
+    const subscriptionOf = async (orderId: string) => {
+      const [sub] = await listAll<Subscription & { id: string }>(staff, '/api/v1/subscriptions').then((all) =>
+        all.filter((s) => s.order_id === orderId),
+      );
+      assert.ok(sub, `a subscription for ${orderId}`);
+      return sub;
+    };
+
+    test('trial → its course opens → renewed by the job, charged → cancel at period end → the period passes → closed', async () => {
+      const course = await courseWithLesson(staff);
+      const { price } = await planWithPrice(
+        staff,
+        { name: 'Checkout Trial Plan', course_ids: [course.id] },
+        { amount: 1200, currency: 'EUR', interval: 'month', trial_days: 7 },
+      );
+      const buyer = await createUser(server, 'student');
+      const orderId = await buy(buyer, price.id);
+      const sub = await subscriptionOf(orderId);
+      assert.deepEqual([sub.status, sub.provider, sub.price_id], ['trialing', 'test', price.id]);
+      let own = apiClient(server.url, await tokenFor(server, buyer, BUYER));
+      assert.equal(await opens(own, course.lessonId), true);
+
+      skew += 7 * DAY_MS + 60_000;
+      await server.services.jobs.runDue();
+      staff = apiClient(server.url, await tokenFor(server, staffPerson, STAFF_HERE));
+      const renewed = ok<Subscription>(await staff.get(`/api/v1/subscriptions/${sub.id}`));
+      assert.equal(renewed.status, 'active');
+      const orders = await listAll<{ id: string; kind: string; total: { amount: number }; status: string }>(
+        staff,
+        `/api/v1/orders?user_id=${buyer.id}`,
+      );
+      assert.deepEqual(
+        orders.map((o) => [o.kind, o.total.amount, o.status]).sort(),
+        [
+          ['purchase', 0, 'paid'],
+          ['renewal', 1200, 'paid'],
+        ],
+        'the trial’s order and the first renewal’s',
+      );
+
+      own = apiClient(server.url, await tokenFor(server, buyer, BUYER));
+      ok(await own.post(`/api/v1/account/subscriptions/${sub.id}/cancel`, { at_period_end: true }));
+      skew += Date.parse(renewed.current_period_end ?? '') - serverNow().getTime() + 60_000;
+      await server.services.jobs.runDue();
+      staff = apiClient(server.url, await tokenFor(server, staffPerson, STAFF_HERE));
+      own = apiClient(server.url, await tokenFor(server, buyer, BUYER));
+      assert.equal(ok<Subscription>(await own.get(`/api/v1/subscriptions/${sub.id}`)).status, 'canceled');
+      assert.equal(await opens(own, course.lessonId), false);
+    });
+
+    test('a full refund of the order that started it cancels the subscription and closes its course', async () => {
+      const course = await courseWithLesson(staff);
+      const { price } = await planWithPrice(staff, { name: 'Checkout Paid Plan', course_ids: [course.id] });
+      const buyer = await createUser(server, 'student');
+      const orderId = await buy(buyer, price.id);
+      const sub = await subscriptionOf(orderId);
+      assert.equal(sub.status, 'active');
+      const own = apiClient(server.url, await tokenFor(server, buyer, BUYER));
+      assert.equal(await opens(own, course.lessonId), true);
+      const staffWeb = await signedIn(staffPerson);
+      const orderPage = await staffWeb.get(`/orders/${orderId}`);
+      assert.equal(
+        (await staffWeb.postForm(`/orders/${orderId}/refund`, { _csrf: csrfOf(orderPage.text), amount: '' })).status,
+        303,
+      );
+      assert.equal(ok<Subscription>(await staff.get(`/api/v1/subscriptions/${sub.id}`)).status, 'canceled');
+      assert.equal(await opens(own, course.lessonId), false);
     });
   });
 }

@@ -59,8 +59,8 @@ export function subscriptionsService(
     orders: OrdersStore;
     access: Pick<PlanAccess, 'syncPlanAccess'>;
     plans: Pick<PlansService, 'priceForSale'>;
-    /** The provider that runs `stripe` subscriptions; absent when the school is not configured for it. */
-    provider: Pick<PaymentProvider, 'changeSubscription'> | undefined;
+    /** The configured payment provider (it runs `stripe` subscriptions); undefined when none is configured. */
+    provider: () => Pick<PaymentProvider, 'changeSubscription' | 'name'> | undefined;
   },
 ) {
   const { db, clock, store, access } = deps;
@@ -91,12 +91,13 @@ export function subscriptionsService(
 
   async function tellProvider(row: SubscriptionRow, change: SubscriptionChange | undefined) {
     if (row.provider !== 'stripe' || !change) return;
-    if (!deps.provider || !row.provider_ref)
+    const provider = deps.provider();
+    if (provider?.name !== 'stripe' || !row.provider_ref)
       throw errors.conflict(
         'This subscription is run by Stripe, which this school is not configured for now; change it in Stripe.',
       );
     try {
-      await deps.provider.changeSubscription(row.provider_ref, change);
+      await provider.changeSubscription(row.provider_ref, change);
     } catch {
       throw new ApiError(
         'service_unavailable',

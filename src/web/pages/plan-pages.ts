@@ -53,7 +53,7 @@ export function registerPlanPages(app: FastifyInstance, deps: SiteDeps) {
       siteName: school.name,
       noindex: Boolean(request.query.after || request.query.before),
     });
-    const body = plansView({ ...page, plans, locale: school.locale, takesPayments: deps.takesPayments });
+    const body = plansView({ ...page, plans, locale: school.locale, takesPayments: deps.areas.orders.takesPayments });
     return deps.pages.send(request, reply, 'Membership plans', body, { head });
   });
 
@@ -68,7 +68,7 @@ export function registerPlanPages(app: FastifyInstance, deps: SiteDeps) {
       siteName: school.name,
       noindex: plan.status !== 'active' || plan.visibility !== 'public',
     });
-    const body = planView({ ...data, locale: school.locale, takesPayments: deps.takesPayments });
+    const body = planView({ ...data, locale: school.locale, takesPayments: deps.areas.orders.takesPayments });
     return deps.pages.send(request, reply, plan.name, body, { head });
   });
 }

@@ -8,12 +8,10 @@ import type { SharedPages } from './shared-pages.ts';
 export type SiteDeps = {
   areas: Pick<
     Areas,
-    'courses' | 'curriculum' | 'lecturers' | 'posts' | 'pages' | 'school' | 'students' | 'membershipPlans'
+    'courses' | 'curriculum' | 'lecturers' | 'posts' | 'pages' | 'school' | 'students' | 'orders' | 'membershipPlans'
   >;
   pages: SharedPages;
   baseUrl: string;
-  /** A payment provider is configured: without one only free items can be taken, and paid buttons say so. */
-  takesPayments: boolean;
 };
 
 /** The school's public facts the pages need; before first-run setup there is no school yet. */

@@ -2,12 +2,11 @@ import type { Plan, Price } from '../../areas/membership-plans/schema.ts';
 import { formatMoney } from '../../discovery/catalog-text.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { pager } from './catalog.ts';
+import { checkoutPath } from './checkout.ts';
 import { coursePath } from './course-cards.ts';
 import { paragraphs, summary } from './text.ts';
 
 export const planPath = (slug: string) => `/plans/${encodeURIComponent(slug)}`;
-/** Where a price is bought: the storefront's checkout. */
-export const planCheckoutPath = (priceId: string) => `/checkout/plan/${encodeURIComponent(priceId)}`;
 
 /** A plan with the courses it includes that the viewer may see. */
 export type PlanWithCourses = { plan: Plan; courses: { title: string; slug: string }[] };
@@ -33,7 +32,7 @@ function offers(plan: Plan, offer: Offer): SafeHtml {
     const action =
       price.amount > 0 && !offer.takesPayments
         ? html`<p><button type="button" disabled>${label}</button></p><p class="meta">The school does not take payments yet.</p>`
-        : html`<p><a class="button" href="${planCheckoutPath(price.id)}" aria-label="${label}: ${plan.name}, ${priceLabel(price, offer.locale)}">${label}</a></p>`;
+        : html`<p><a class="button" href="${checkoutPath('plan', price.id)}" aria-label="${label}: ${plan.name}, ${priceLabel(price, offer.locale)}">${label}</a></p>`;
     return html`<li><p class="price">${priceLabel(price, offer.locale)}</p>${action}</li>`;
   })}</ul>`;
 }
