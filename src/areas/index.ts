@@ -28,6 +28,12 @@ import type { AreaDeps } from './deps.ts';
 import { lecturersRoutes } from './lecturers/routes.ts';
 import { lecturersService } from './lecturers/service.ts';
 import { lecturersStore } from './lecturers/store.ts';
+import { membersRoutes } from './members/routes.ts';
+import { membersService } from './members/service.ts';
+import { membersStore } from './members/store.ts';
+import { membershipPlansRoutes } from './membership-plans/routes.ts';
+import { plansService } from './membership-plans/service.ts';
+import { plansStore } from './membership-plans/store.ts';
 import { receiptMail } from './orders/receipt.ts';
 import { ordersRoutes } from './orders/routes.ts';
 import { ordersService } from './orders/service.ts';
@@ -47,9 +53,15 @@ import { schoolStore } from './school/store.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { storageService } from './storage/service.ts';
 import { storageStore } from './storage/store.ts';
+import { enrollmentRules } from './students/enrollments.ts';
 import { studentsRoutes } from './students/routes.ts';
 import { studentsService } from './students/service.ts';
 import { studentsStore } from './students/store.ts';
+import { planAccess } from './subscriptions/access.ts';
+import { membershipRule } from './subscriptions/memberships.ts';
+import { subscriptionsRoutes } from './subscriptions/routes.ts';
+import { subscriptionsService } from './subscriptions/service.ts';
+import { subscriptionsStore } from './subscriptions/store.ts';
 
 /** The one list of API areas: each is built from its store and service here and registers its routes. */
 export function buildAreas(
@@ -67,6 +79,25 @@ export function buildAreas(
     paymentProvider: (sink: PaymentEventSink) => PaymentProvider | undefined;
   },
 ) {
+  const memberships = membershipRule(deps.config.SUBSCRIPTION_GRACE_DAYS);
+  const subscriptionRows = subscriptionsStore();
+  const access = planAccess({
+    ...deps,
+    rule: memberships,
+    store: subscriptionRows,
+    enrollments: enrollmentRules({ ...deps, store: studentsStore(), mail: deps.mail }),
+  });
+  const membershipPlans = plansService({ ...deps, store: plansStore(), access });
+  const subscriptions = subscriptionsService({
+    ...deps,
+    store: subscriptionRows,
+    orders: ordersStore(),
+    access,
+    plans: membershipPlans,
+    // The provider is made by the orders area (from the sink its reports go to), below; asked for when a change is made.
+    provider: () => orders.provider,
+  });
+  const members = membersService({ ...deps, store: membersStore(), rule: memberships, access, mail: deps.mail });
   const storage = storageService({ ...deps, store: storageStore(), blobs: deps.blobs, urls: deps.mediaUrls });
   const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange, storage });
   const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses, storage });
@@ -74,7 +105,7 @@ export function buildAreas(
   const school = schoolService({ ...deps, store: schoolStore() });
   const appearance = appearanceService({ ...deps, store: appearanceStore(), storage });
   const pages = pagesService({ ...deps, store: pagesStore() });
-  const posts = postsService({ ...deps, store: postsStore(), onChange: deps.onCatalogChange });
+  const posts = postsService({ ...deps, store: postsStore(), onChange: deps.onCatalogChange, memberships });
   const comments = commentsService({ ...deps, store: commentsStore(), posts, curriculum });
   const certificates = certificatesService({ ...deps, store: certificatesStore() });
   const account = accountService({
@@ -101,10 +132,10 @@ export function buildAreas(
     store: ordersData,
     courses,
     students,
-    plans: undefined,
+    plans: membershipPlans,
     products: undefined,
     coupons: undefined,
-    subscriptions: undefined,
+    subscriptions,
     receipt: receiptMail({ store: ordersData, mail: deps.mail }),
     provider: deps.paymentProvider,
   });
@@ -123,6 +154,11 @@ export function buildAreas(
     account,
     students,
     outbox,
+    membershipPlans,
+    subscriptions,
+    members,
+    /** Who holds which plan now (posts, products and the checkout go by it). */
+    memberships,
   };
 }
 
@@ -143,4 +179,7 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   outboxRoutes(api, areas.outbox);
   ordersRoutes(api, areas.orders);
   storageRoutes(api, areas.storage);
+  membershipPlansRoutes(api, areas.membershipPlans);
+  subscriptionsRoutes(api, areas.subscriptions);
+  membersRoutes(api, areas.members);
 }

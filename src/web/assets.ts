@@ -54,6 +54,10 @@ button:disabled { cursor: not-allowed; background: transparent; color: var(--tex
 .posts li { margin-bottom: 1.5rem; }
 .posts h2, .posts h3 { margin-bottom: 0; }
 .posts p { margin: .25rem 0; }
+.offers { list-style: none; padding: 0; margin: 0; }
+.offers li + li { border-top: 1px solid color-mix(in srgb, var(--text) 20%, transparent); margin-top: .75rem; padding-top: .5rem; }
+.offers p { margin: .35rem 0; }
+.plans { grid-template-columns: repeat(auto-fill, minmax(18rem, 1fr)); }
 .people { list-style: none; padding: 0; display: grid; gap: 1rem; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); }
 .avatar { width: 4rem; height: 4rem; border-radius: 50%; object-fit: cover; }
 .player { display: grid; gap: 1rem 2rem; }

@@ -9,6 +9,20 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 /** The tools that have no single API route of their own: composites of public reads. */
 const CATALOG_ONLY = ['getCourseOutline', 'getPricing'];
 
+/** Every tool, following tools/list's cursor: there are more tools than one page holds. */
+async function allTools<T>(client: {
+  listTools(params?: { cursor?: string }): Promise<{ tools: T[]; nextCursor?: string }>;
+}): Promise<T[]> {
+  const tools: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
 type Course = { id: string; slug: string; title: string; status: string };
 
 for (const engine of engines) {
@@ -55,7 +69,7 @@ for (const engine of engines) {
 
     test('every API route is a tool with its operationId, scope and input fields; every tool has a route', async () => {
       const client = await legacyClient(server.url);
-      const { tools } = await client.listTools();
+      const tools = await allTools(client);
       await client.close();
       const byName = new Map(tools.map((t) => [t.name, t]));
       // Raw-byte uploads (config.binary) have no JSON input to give a tool.
@@ -83,7 +97,7 @@ for (const engine of engines) {
 
     test('the students operations are tools by themselves: a student reads their own record, staff enroll in bulk', async () => {
       const client = await legacyClient(server.url);
-      const { tools } = await client.listTools();
+      const tools = await allTools(client);
       await client.close();
       const scopeOf = (name: string) => tools.find((t) => t.name === name)?._meta?.['lyceum/scope'];
       assert.equal(scopeOf('listStudents'), 'students:read');
@@ -114,7 +128,7 @@ for (const engine of engines) {
 
     test('every tool has a title, a description, input and output schemas and annotations; catalog first', async () => {
       const client = await legacyClient(server.url);
-      const { tools } = await client.listTools();
+      const tools = await allTools(client);
       await client.close();
       for (const tool of tools) {
         assert.ok(tool.title && tool.description && tool.description.length > 30, `${tool.name} texts`);
@@ -171,7 +185,7 @@ for (const engine of engines) {
       assert.equal(client.getProtocolEra(), 'modern');
       const found = resultJson(await client.callTool({ name: 'listCourses', arguments: { q: 'astronomy' } }));
       assert.equal((found.data as Course[])[0]?.id, published.id);
-      const { tools } = await client.listTools();
+      const tools = await allTools(client);
       assert.ok(
         tools.some((t) => t.name === 'createCourse'),
         'protected tools are listed to anonymous callers',
@@ -389,19 +403,35 @@ for (const engine of engines) {
       assert.ok(unknownTool.json().error, unknownTool.text);
     });
 
-    test('tools/list pages by cursor: one page today, a later page on request, a bad cursor refused', async () => {
-      const first = (await mcpPost(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).json().result as {
-        tools: { name: string }[];
-        nextCursor?: string;
-      };
-      assert.ok(first.tools.length > 50 && first.tools.length <= 100, `${first.tools.length} tools`);
-      assert.equal(first.nextCursor, undefined);
-      const later = (
-        await mcpPost(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: '10' } })
-      ).json().result as { tools: { name: string }[] };
+    test('tools/list pages by cursor: 100 tools a page with the next cursor, a later page on request, a bad cursor refused', async () => {
+      type Listed = { tools: { name: string }[]; nextCursor?: string };
+      const list = async (cursor?: string) =>
+        (
+          await mcpPost(server.url, {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/list',
+            ...(cursor ? { params: { cursor } } : {}),
+          })
+        ).json().result as Listed;
+      const first = await list();
+      const all: string[] = [];
+      for (
+        let page: Listed | undefined = first;
+        page;
+        page = page.nextCursor ? await list(page.nextCursor) : undefined
+      ) {
+        assert.ok(page.tools.length <= 100, `${page.tools.length} tools on a page`);
+        if (page.nextCursor) assert.equal(page.tools.length, 100, 'only the last page is short');
+        all.push(...page.tools.map((t) => t.name));
+      }
+      assert.ok(all.length > 50, `${all.length} tools`);
+      assert.equal(new Set(all).size, all.length, 'no tool on two pages');
+      assert.equal(first.nextCursor === undefined, all.length <= 100);
+      const later = await list('10');
       assert.deepEqual(
         later.tools.map((t) => t.name),
-        first.tools.slice(10).map((t) => t.name),
+        all.slice(10, 110),
       );
       const bad = await mcpPost(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 'x' } });
       assert.equal((bad.json().error as { code: number }).code, -32602);

@@ -6,7 +6,10 @@ import type { SharedPages } from './shared-pages.ts';
 
 /** What the public site's handlers are built from (the composition root passes it). */
 export type SiteDeps = {
-  areas: Pick<Areas, 'courses' | 'curriculum' | 'lecturers' | 'posts' | 'pages' | 'school' | 'students' | 'orders'>;
+  areas: Pick<
+    Areas,
+    'courses' | 'curriculum' | 'lecturers' | 'posts' | 'pages' | 'school' | 'students' | 'orders' | 'membershipPlans'
+  >;
   pages: SharedPages;
   baseUrl: string;
 };

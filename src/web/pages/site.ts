@@ -4,9 +4,10 @@ import type { PageRenderer } from '../page-context.ts';
 import { registerCoursePages } from './course-pages.ts';
 import { registerHomePage } from './home-page.ts';
 import { registerPeopleAndPostPages } from './people-and-posts.ts';
+import { registerPlanPages } from './plan-pages.ts';
 import type { SiteDeps } from './site-deps.ts';
 
-/** The school's public website: home, catalog, courses and their lessons, lecturers, posts and pages. */
+/** The school's public website: home, catalog, courses and their lessons, lecturers, posts, pages and plans. */
 export function registerPublicSite(
   app: FastifyInstance,
   deps: SiteDeps & { setup: SetupService; render: PageRenderer },
@@ -15,4 +16,5 @@ export function registerPublicSite(
   registerHomePage(app, deps);
   registerCoursePages(app, deps);
   registerPeopleAndPostPages(app, deps);
+  registerPlanPages(app, deps);
 }
