@@ -3,7 +3,7 @@ import { newId } from '../../db/ids.ts';
 import type { Db, Executor, SubscriptionsTable } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import type { PaymentEvent, ProviderSubscriptionState } from '../../payments/provider.ts';
+import type { PaymentEvent, PaymentProvider, ProviderSubscriptionState } from '../../payments/provider.ts';
 import { recordRenewal } from '../orders/ledger.ts';
 import type { OrdersStore } from '../orders/store.ts';
 import type { PlanAccess } from './access.ts';
@@ -11,6 +11,7 @@ import { nextPeriodEnd, periodEnd } from './periods.ts';
 import type { SubscriptionChanges, SubscriptionRow, SubscriptionsStore } from './store.ts';
 
 export const RENEW = 'subscriptions.renew';
+export const CANCEL_AT_PROVIDER = 'subscriptions.cancel_at_provider';
 
 const DAY_MS = 86_400_000;
 
@@ -44,6 +45,8 @@ export function subscriptionLifecycle(deps: {
   store: SubscriptionsStore;
   orders: OrdersStore;
   access: Pick<PlanAccess, 'syncPlanAccess'>;
+  /** The configured payment provider, asked to end a Stripe subscription whose first order was refunded. */
+  provider: () => Pick<PaymentProvider, 'changeSubscription' | 'name'> | undefined;
 }) {
   const { db, clock, jobs, store, orders, access } = deps;
   const now = () => clock.now().toISOString();
@@ -126,6 +129,15 @@ export function subscriptionLifecycle(deps: {
     });
   }
   jobs.handle(RENEW, renew);
+
+  // A refund made anywhere (staff, or Stripe's dashboard) ends the subscription here in the refund's transaction;
+  // Stripe is told afterwards, by a job, so it charges no renewal. Its own cancellation event then changes nothing.
+  jobs.handle(CANCEL_AT_PROVIDER, async (payload: { reference: string }) => {
+    const provider = deps.provider();
+    if (provider?.name !== 'stripe') return { outcome: 'no_provider' };
+    await provider.changeSubscription(payload.reference, { kind: 'cancel', atPeriodEnd: false });
+    return { outcome: 'canceled' };
+  });
 
   /** The row as a provider state says, if that state is not older than what was applied. */
   async function applyState(trx: Executor, state: ProviderSubscriptionState) {
@@ -282,6 +294,8 @@ export function subscriptionLifecycle(deps: {
           updated_at: now(),
         });
         await access.syncPlanAccess(trx, row.user_id);
+        if (row.provider === 'stripe' && row.provider_ref)
+          await jobs.enqueue(trx, CANCEL_AT_PROVIDER, { reference: row.provider_ref });
       }
     },
 
