@@ -17,6 +17,9 @@ import { certificatesStore } from './certificates/store.ts';
 import { commentsRoutes } from './comments/routes.ts';
 import { commentsService } from './comments/service.ts';
 import { commentsStore } from './comments/store.ts';
+import { couponsRoutes } from './coupons/routes.ts';
+import { couponsService } from './coupons/service.ts';
+import { couponsStore } from './coupons/store.ts';
 import { courseRoutes } from './courses/routes.ts';
 import { coursesService } from './courses/service.ts';
 import { coursesStore } from './courses/store.ts';
@@ -88,6 +91,7 @@ export function buildAreas(
     onAccessChange: deps.onAccessChange,
   });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
+  const coupons = couponsService({ ...deps, store: couponsStore() });
   return {
     storage,
     courses,
@@ -102,6 +106,7 @@ export function buildAreas(
     account,
     students,
     outbox,
+    coupons,
   };
 }
 
@@ -121,4 +126,5 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   studentsRoutes(api, areas.students);
   outboxRoutes(api, areas.outbox);
   storageRoutes(api, areas.storage);
+  couponsRoutes(api, areas.coupons);
 }
