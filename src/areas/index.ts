@@ -27,6 +27,9 @@ import { curriculumRoutes } from './curriculum/routes.ts';
 import { curriculumService } from './curriculum/service.ts';
 import { curriculumStore } from './curriculum/store.ts';
 import type { AreaDeps } from './deps.ts';
+import { digitalProductsRoutes } from './digital-products/routes.ts';
+import { digitalProductsService } from './digital-products/service.ts';
+import { digitalProductsStore } from './digital-products/store.ts';
 import { lecturersRoutes } from './lecturers/routes.ts';
 import { lecturersService } from './lecturers/service.ts';
 import { lecturersStore } from './lecturers/store.ts';
@@ -92,6 +95,7 @@ export function buildAreas(
   });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
   const coupons = couponsService({ ...deps, store: couponsStore() });
+  const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage });
   return {
     storage,
     courses,
@@ -107,6 +111,7 @@ export function buildAreas(
     students,
     outbox,
     coupons,
+    digitalProducts,
   };
 }
 
@@ -127,4 +132,5 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   outboxRoutes(api, areas.outbox);
   storageRoutes(api, areas.storage);
   couponsRoutes(api, areas.coupons);
+  digitalProductsRoutes(api, areas.digitalProducts);
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { PAGE_SIZE } from '../../src/mcp/server.ts';
 import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { legacyClient, mcpPost, modernClient, resultJson, toolCall } from '../support/mcp.ts';
@@ -394,7 +395,7 @@ for (const engine of engines) {
         tools: { name: string }[];
         nextCursor?: string;
       };
-      assert.ok(first.tools.length > 50 && first.tools.length <= 100, `${first.tools.length} tools`);
+      assert.ok(first.tools.length > 50 && first.tools.length <= PAGE_SIZE, `${first.tools.length} tools`);
       assert.equal(first.nextCursor, undefined);
       const later = (
         await mcpPost(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: '10' } })
