@@ -349,7 +349,7 @@ export async function buildApp(deps: AppDeps) {
   await registerMcpRoutes(app, { mcp, verify: verifyAccessToken, baseUrl: config.BASE_URL, responses });
   await app.register(async (pages: FastifyInstance) => {
     registerViewer(pages, { sessions, cookie: cookie_ });
-    registerPublicSite(pages, { ...site, setup, render });
+    registerPublicSite(pages, { ...site, setup, render, takesPayments: config.PAYMENTS_PROVIDER !== 'none' });
     registerSetupPage(pages, { setup, browser, render });
     registerSignInPages(pages, { signin, browser, render });
     registerSignUpPage(pages, { signin, browser, render });

@@ -4,15 +4,17 @@ import type { PageRenderer } from '../page-context.ts';
 import { registerCoursePages } from './course-pages.ts';
 import { registerHomePage } from './home-page.ts';
 import { registerPeopleAndPostPages } from './people-and-posts.ts';
+import { registerProductPages } from './product-pages.ts';
 import type { SiteDeps } from './site-deps.ts';
 
-/** The school's public website: home, catalog, courses and their lessons, lecturers, posts and pages. */
+/** The school's public website: home, catalog, courses and their lessons, products, lecturers, posts and pages. */
 export function registerPublicSite(
   app: FastifyInstance,
-  deps: SiteDeps & { setup: SetupService; render: PageRenderer },
+  deps: SiteDeps & { setup: SetupService; render: PageRenderer; takesPayments: boolean },
 ) {
   deps.pages.install(app);
   registerHomePage(app, deps);
   registerCoursePages(app, deps);
+  registerProductPages(app, deps);
   registerPeopleAndPostPages(app, deps);
 }
