@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
 import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { launchChromium, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { pdf } from '../support/files.ts';
 import type { TestServer } from '../support/server.ts';
@@ -157,6 +160,58 @@ for (const engine of engines) {
       assert.match(page.text, /Staff can download the files\./);
       assert.equal(mediaLinks(page.text).length, 1);
       assert.match(page.text, /<meta name="robots" content="noindex">/);
+    });
+
+    test('in Chromium: no serious or critical axe violation, no console error, nothing scrolls sideways on a phone', async () => {
+      const browser = await launchChromium();
+      const shots = screenshotDir(`product-pages-${engine}`);
+      const holderCookies = (await signedIn(server, holder)).cookies;
+      try {
+        for (const [who, cookies] of [
+          ['visitor', new Map<string, string>()],
+          ['holder', holderCookies],
+        ] as const) {
+          for (const [size, viewport] of [
+            ['phone', { width: 390, height: 844 }],
+            ['desktop', { width: 1280, height: 800 }],
+          ] as const) {
+            const ctx = await browser.newContext({ viewport });
+            await ctx.addCookies([...cookies].map(([name, value]) => ({ name, value, url: server.url })));
+            const page = await ctx.newPage();
+            const problems: string[] = [];
+            page.on('console', (message) => {
+              if (message.type() === 'error') problems.push(`${page.url()}: ${message.text()}`);
+            });
+            const paths = ['/products', `/products/${paid.slug}`, ...(who === 'holder' ? ['/downloads'] : [])];
+            for (const path of paths) {
+              const response = await page.goto(`${server.url}${path}`);
+              assert.equal(response?.status(), 200, path);
+              const results = await new AxeBuilder({ page }).analyze();
+              const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+              assert.deepEqual(
+                serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+                [],
+                `${path} for a ${who} at ${size}`,
+              );
+              if (size === 'phone') {
+                const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
+                assert.ok(width <= viewport.width, `${path} scrolls sideways on a phone (${width}px)`);
+              }
+              const name = `${who}-${path.split('/').filter(Boolean).join('-')}-${size}.png`;
+              await page.screenshot({ path: join(shots, name), fullPage: true });
+            }
+            // The browser asks for /favicon.ico, which the school does not have.
+            assert.deepEqual(
+              problems.filter((p) => !/status of 404/.test(p)),
+              [],
+              'no console errors (a CSP violation shows up here)',
+            );
+            await ctx.close();
+          }
+        }
+      } finally {
+        await browser.close();
+      }
     });
 
     test('the sitemap lists /products and the published products only', async () => {
