@@ -62,9 +62,12 @@ const CSV_COLUMNS = [
   'created_at',
 ] as const;
 
-/** One CSV record (RFC 4180): a field with a comma, quote or line break is quoted, its quotes doubled. */
-const csvLine = (fields: (string | number | null)[]) =>
-  `${fields.map((f) => (f === null ? '' : /[",\r\n]/.test(String(f)) ? `"${String(f).replaceAll('"', '""')}"` : String(f))).join(',')}\r\n`;
+/** One CSV field (RFC 4180): quoted, with its quotes doubled, when it holds a comma, quote or line break. */
+const csvField = (value: string | number | null) => {
+  const text = value === null ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+};
+const csvLine = (fields: (string | number | null)[]) => `${fields.map(csvField).join(',')}\r\n`;
 
 const field = (name: string, code: string, message: string) =>
   errors.invalidRequest(message, [{ field: name, code, message }]);
@@ -179,7 +182,7 @@ export function couponsService(deps: AreaDeps & { store: CouponsStore }) {
     return next;
   }
 
-  /** Inserts coupons and answers with `answer` in one transaction with the Idempotency-Key's record, if any. */
+  /** Runs a create and the Idempotency-Key's record of its answer, if any, in one transaction. */
   const creating = <T>(work: (trx: Executor) => Promise<T>, also: AlsoWrite | undefined) =>
     db.transaction().execute(async (trx) => {
       const created = await work(trx);
