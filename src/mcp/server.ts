@@ -16,7 +16,7 @@ import type { OperationCaller } from './operation-calls.ts';
 import type { OperationTool } from './operation-tools.ts';
 
 /**
- * How many tools, or resources, one list page holds. Every API operation is a tool (about 120 with the commerce
+ * How many tools, or resources, one list page holds. Every API operation is a tool (about 140 with the commerce
  * areas), and they still fit on one page: a client that reads only the first page misses none.
  */
 export const PAGE_SIZE = 200;
