@@ -51,6 +51,7 @@ import { createProvider, resourceIdentifiers } from './oauth/provider.ts';
 import { memoryShortLivedStore, redisShortLivedStore } from './oauth/short-lived-store.ts';
 import { tokenCache } from './oauth/token-cache.ts';
 import { registerUserinfo } from './oauth/userinfo.ts';
+import { type TestProvider, testProvider } from './payments/test-provider.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
 import { loadOrCreateSecret } from './security/server-secrets.ts';
 import { localBlobStore } from './storage/local-blob-store.ts';
@@ -61,6 +62,7 @@ import { registerAssetRoutes } from './web/assets.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { pageRenderer, pageWriter, requestPageContext } from './web/page-context.ts';
 import { registerCertificatePages } from './web/pages/certificate-page.ts';
+import { registerCheckoutPages } from './web/pages/checkout-pages.ts';
 import { registerLearnPages } from './web/pages/learn-pages.ts';
 import { sharedPages, WEB_CACHE } from './web/pages/shared-pages.ts';
 import { registerPublicSite } from './web/pages/site.ts';
@@ -256,6 +258,8 @@ export async function buildApp(deps: AppDeps) {
     key: await loadOrCreateSecret(db, clock, 'media_url_key', () => randomBytes(32).toString('base64url')),
     ttlSeconds: config.MEDIA_URL_TTL_SECONDS,
   });
+  /** The built-in test provider, when it is the configured one (its page is served below). */
+  let testPayments: TestProvider | undefined;
   const areas = buildAreas({
     blobs,
     mediaUrls: media,
@@ -269,6 +273,11 @@ export async function buildApp(deps: AppDeps) {
     onAccessChange: () => deps.invalidations.publish('tokens'),
     mail,
     verification,
+    paymentProvider: (sink) => {
+      if (config.PAYMENTS_PROVIDER === 'test')
+        testPayments = testProvider({ db, clock, baseUrl: config.BASE_URL, sink });
+      return testPayments;
+    },
   });
 
   const schoolName = async () => (await school.get(db))?.name;
@@ -305,6 +314,7 @@ export async function buildApp(deps: AppDeps) {
     school,
     store: catalogStore(),
     ttlMs: config.DOCS_CACHE_SECONDS * 1000,
+    takesPayments: areas.orders.takesPayments,
   });
   deps.invalidations.on('tokens', () => tokens.clear());
   const sitemap = registerSitemap(app, {
@@ -349,7 +359,7 @@ export async function buildApp(deps: AppDeps) {
   await registerMcpRoutes(app, { mcp, verify: verifyAccessToken, baseUrl: config.BASE_URL, responses });
   await app.register(async (pages: FastifyInstance) => {
     registerViewer(pages, { sessions, cookie: cookie_ });
-    registerPublicSite(pages, { ...site, setup, render, takesPayments: config.PAYMENTS_PROVIDER !== 'none' });
+    registerPublicSite(pages, { ...site, setup, render });
     registerSetupPage(pages, { setup, browser, render });
     registerSignInPages(pages, { signin, browser, render });
     registerSignUpPage(pages, { signin, browser, render });
@@ -371,6 +381,7 @@ export async function buildApp(deps: AppDeps) {
       schoolName,
     });
     registerLearnPages(pages, { areas, render });
+    registerCheckoutPages(pages, { areas, render, testPayments });
     registerCertificatePages(pages, {
       certificates: areas.certificates,
       school: () => school.get(db),

@@ -3,11 +3,11 @@ import { ApiError } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { PageRenderer } from '../page-context.ts';
 import { viewerPrincipal } from '../viewer.ts';
+import { checkoutPath } from '../views/checkout.ts';
 import { metaTags } from '../views/meta.ts';
 import {
   myDownloadsView,
   type ProductAction,
-  productCheckoutPath,
   productJsonLd,
   productListView,
   productPath,
@@ -23,14 +23,7 @@ export const PRODUCTS_PAGE_SIZE = 12;
  * for someone who holds it, its files' download links — and "My downloads" (/downloads, signed in). Who sees and who
  * downloads what is the digital products service's one rule for the viewer; anything else is 404.
  */
-export function registerProductPages(
-  app: FastifyInstance,
-  deps: SiteDeps & {
-    render: PageRenderer;
-    /** Whether a payment provider is configured: without one only free products can be taken. */
-    takesPayments: boolean;
-  },
-) {
+export function registerProductPages(app: FastifyInstance, deps: SiteDeps & { render: PageRenderer }) {
   const products = deps.areas.digitalProducts;
   const config = { page: true, sharedPage: true };
 
@@ -78,9 +71,9 @@ export function registerProductPages(
       ? { kind: 'download', downloads, staff: isStaff(principal) }
       : product.status !== 'published'
         ? { kind: 'none' }
-        : product.price && !deps.takesPayments
+        : product.price && !deps.areas.orders.takesPayments
           ? { kind: 'no-payments' }
-          : { kind: 'checkout', href: productCheckoutPath(product.slug), free: product.price === null };
+          : { kind: 'checkout', href: checkoutPath('product', product.slug), free: product.price === null };
     const head = metaTags({
       title: product.title,
       description: summary(product.description || product.title),

@@ -8,7 +8,7 @@ import type { SharedPages } from './shared-pages.ts';
 export type SiteDeps = {
   areas: Pick<
     Areas,
-    'courses' | 'curriculum' | 'lecturers' | 'posts' | 'pages' | 'school' | 'students' | 'digitalProducts'
+    'courses' | 'curriculum' | 'lecturers' | 'posts' | 'pages' | 'school' | 'students' | 'orders' | 'digitalProducts'
   >;
   pages: SharedPages;
   baseUrl: string;

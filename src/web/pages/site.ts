@@ -10,7 +10,7 @@ import type { SiteDeps } from './site-deps.ts';
 /** The school's public website: home, catalog, courses and their lessons, products, lecturers, posts and pages. */
 export function registerPublicSite(
   app: FastifyInstance,
-  deps: SiteDeps & { setup: SetupService; render: PageRenderer; takesPayments: boolean },
+  deps: SiteDeps & { setup: SetupService; render: PageRenderer },
 ) {
   deps.pages.install(app);
   registerHomePage(app, deps);

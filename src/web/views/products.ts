@@ -5,8 +5,6 @@ import { pager } from './catalog.ts';
 import { paragraphs, summary } from './text.ts';
 
 export const productPath = (slug: string) => `/products/${encodeURIComponent(slug)}`;
-/** Where buying (or getting a free product) starts: the checkout's page for the product. */
-export const productCheckoutPath = (slug: string) => `/checkout/product/${encodeURIComponent(slug)}`;
 
 const priceText = (product: Pick<DigitalProduct, 'price'>, locale: string) =>
   product.price ? formatMoney(product.price, locale) : 'Free';
