@@ -18,6 +18,9 @@ import { certificatesStore } from './certificates/store.ts';
 import { commentsRoutes } from './comments/routes.ts';
 import { commentsService } from './comments/service.ts';
 import { commentsStore } from './comments/store.ts';
+import { couponsRoutes } from './coupons/routes.ts';
+import { couponsService } from './coupons/service.ts';
+import { couponsStore } from './coupons/store.ts';
 import { courseRoutes } from './courses/routes.ts';
 import { coursesService } from './courses/service.ts';
 import { coursesStore } from './courses/store.ts';
@@ -25,6 +28,9 @@ import { curriculumRoutes } from './curriculum/routes.ts';
 import { curriculumService } from './curriculum/service.ts';
 import { curriculumStore } from './curriculum/store.ts';
 import type { AreaDeps } from './deps.ts';
+import { digitalProductsRoutes } from './digital-products/routes.ts';
+import { digitalProductsService } from './digital-products/service.ts';
+import { digitalProductsStore } from './digital-products/store.ts';
 import { lecturersRoutes } from './lecturers/routes.ts';
 import { lecturersService } from './lecturers/service.ts';
 import { lecturersStore } from './lecturers/store.ts';
@@ -126,6 +132,8 @@ export function buildAreas(
     onAccessChange: deps.onAccessChange,
   });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
+  const coupons = couponsService({ ...deps, store: couponsStore() });
+  const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage });
   const ordersData = ordersStore();
   const orders = ordersService({
     ...deps,
@@ -133,8 +141,8 @@ export function buildAreas(
     courses,
     students,
     plans: membershipPlans,
-    products: undefined,
-    coupons: undefined,
+    products: digitalProducts,
+    coupons,
     subscriptions,
     receipt: receiptMail({ store: ordersData, mail: deps.mail }),
     provider: deps.paymentProvider,
@@ -159,6 +167,8 @@ export function buildAreas(
     members,
     /** Who holds which plan now (posts, products and the checkout go by it). */
     memberships,
+    coupons,
+    digitalProducts,
   };
 }
 
@@ -182,4 +192,6 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   membershipPlansRoutes(api, areas.membershipPlans);
   subscriptionsRoutes(api, areas.subscriptions);
   membersRoutes(api, areas.members);
+  couponsRoutes(api, areas.coupons);
+  digitalProductsRoutes(api, areas.digitalProducts);
 }

