@@ -85,7 +85,7 @@ audio.media { background: none; }
 .my-courses li { margin-bottom: 1.5rem; }
 .my-courses h2 { margin-bottom: .25rem; }
 .order-lines { border-collapse: collapse; width: 100%; max-width: 34rem; margin: 1rem 0; }
-.order-lines th, .order-lines td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid color-mix(in srgb, var(--text) 20%, transparent); }
+.order-lines th, .order-lines td { text-align: left; padding: .4rem .5rem; overflow-wrap: normal; border-bottom: 1px solid color-mix(in srgb, var(--text) 20%, transparent); }
 .order-lines th:last-child, .order-lines td:last-child { text-align: right; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 .facts dt { font-weight: 600; }
