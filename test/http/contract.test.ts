@@ -56,6 +56,17 @@ describe('the API contract, route by route', () => {
     }
   });
 
+  test('every scope a person can grant on the consent page has an API behind it', () => {
+    const served = new Set(apiRoutes().map((route) => String(route.config.scope)));
+    // Identity scopes are served by the authorization server (userinfo, ID tokens), not by /api/v1.
+    const identity = new Set(['openid', 'profile', 'email']);
+    // Live events and forms are the next issue's; until then their scopes grant nothing and say so here.
+    const notYet = new Set(['events:read', 'events:write', 'forms:read']);
+    const without = Object.keys(SCOPES).filter((s) => !identity.has(s) && !notYet.has(s) && !served.has(s));
+    assert.deepEqual(without, []);
+    for (const scope of notYet) assert.ok(!served.has(scope), `${scope} is served now: take it off the list`);
+  });
+
   test('every non-API route says it is public or a page', () => {
     for (const route of server.routes.filter((r) => !r.url.startsWith('/api/v1'))) {
       assert.ok(route.config.public === true || route.config.page === true, `${route.method} ${route.url}`);
