@@ -8,6 +8,9 @@ import type { MediaUrls } from '../storage/media-urls.ts';
 import { accountRoutes } from './account/routes.ts';
 import { accountService } from './account/service.ts';
 import { accountStore } from './account/store.ts';
+import { analyticsRoutes } from './analytics/routes.ts';
+import { analyticsService } from './analytics/service.ts';
+import { analyticsStore } from './analytics/store.ts';
 import { appearanceRoutes } from './appearance/routes.ts';
 import { appearanceService } from './appearance/service.ts';
 import { appearanceStore } from './appearance/store.ts';
@@ -88,6 +91,7 @@ export function buildAreas(
     onAccessChange: deps.onAccessChange,
   });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
+  const analytics = analyticsService({ ...deps, store: analyticsStore() });
   return {
     storage,
     courses,
@@ -102,6 +106,7 @@ export function buildAreas(
     account,
     students,
     outbox,
+    analytics,
   };
 }
 
@@ -121,4 +126,5 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   studentsRoutes(api, areas.students);
   outboxRoutes(api, areas.outbox);
   storageRoutes(api, areas.storage);
+  analyticsRoutes(api, areas.analytics);
 }

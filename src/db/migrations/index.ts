@@ -11,6 +11,7 @@ import { storage } from './009_storage.ts';
 import { certificates } from './010_certificates.ts';
 import { quizzes } from './011_quizzes.ts';
 import { commerce } from './012_commerce.ts';
+import { analytics } from './015_analytics.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '010_certificates': certificates,
   '011_quizzes': quizzes,
   '012_commerce': commerce,
+  '015_analytics': analytics,
 };
 
 export const migrationProvider: MigrationProvider = {
