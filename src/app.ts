@@ -61,6 +61,7 @@ import { registerAssetRoutes } from './web/assets.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { pageRenderer, pageWriter, requestPageContext } from './web/page-context.ts';
 import { registerCertificatePages } from './web/pages/certificate-page.ts';
+import { registerDashboardPage } from './web/pages/dashboard-page.ts';
 import { registerLearnPages } from './web/pages/learn-pages.ts';
 import { sharedPages, WEB_CACHE } from './web/pages/shared-pages.ts';
 import { registerPublicSite } from './web/pages/site.ts';
@@ -371,6 +372,7 @@ export async function buildApp(deps: AppDeps) {
       schoolName,
     });
     registerLearnPages(pages, { areas, render });
+    registerDashboardPage(pages, { analytics: areas.analytics, school: areas.school, write });
     registerCertificatePages(pages, {
       certificates: areas.certificates,
       school: () => school.get(db),

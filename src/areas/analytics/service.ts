@@ -215,6 +215,13 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
   }
 
   return {
+    /** The school's date today and its time zone (where the dashboard's ranges end). */
+    async calendar(principal: Principal) {
+      requireStaff(principal);
+      const { timeZone } = await schoolCalendar();
+      return { today: localDateOf(clock.now().getTime(), timeZone), timezone: timeZone };
+    },
+
     /** One metric's series over whole buckets of the school's calendar, every bucket present. */
     async series(principal: Principal, query: SeriesQuery): Promise<Series> {
       requireStaff(principal);
