@@ -734,7 +734,9 @@ for (const engine of engines) {
         [a.id],
       );
       assert.equal(second.has_more, false);
-      assert.deepEqual(second.data[0], ok<Stats>(await staff.get(`/api/v1/analytics/courses/${a.id}`)));
+      // The list leaves revenue out (it would read every order of every course of the page); the rest is the same.
+      const { revenue: _, ...summary } = ok<Stats>(await staff.get(`/api/v1/analytics/courses/${a.id}`));
+      assert.deepEqual(second.data[0], summary);
       const drafts = ok<{ data: Stats[] }>(await staff.get('/api/v1/analytics/courses?status=draft'));
       assert.deepEqual(drafts.data, []);
       assert.equal((await staff.get(`/api/v1/analytics/courses/${newId('crs')}`)).status, 404);

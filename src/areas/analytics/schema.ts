@@ -93,14 +93,22 @@ export const Series = Type.Object(
 );
 export type Series = Static<typeof Series>;
 
+const courseFigures = {
+  course_id: Id('crs'),
+  title: Type.String(),
+  enrollments: Type.Integer({ description: 'Enrollments ever made, whatever their state now' }),
+  completions: Type.Integer({ description: 'Enrollments completed' }),
+  completion_rate: Type.Number({ minimum: 0, maximum: 1, description: 'completions ÷ enrollments (0 without any)' }),
+  active_students_30d: Type.Integer({ description: 'People who completed a lesson of it in the last 30 days' }),
+};
+
+/** A course's figures in the list: revenue is left out, as it reads every order of the course (getCourseStats has it). */
+export const CourseStatsSummary = Type.Object(courseFigures, { $id: 'CourseStatsSummary' });
+export type CourseStatsSummary = Static<typeof CourseStatsSummary>;
+
 export const CourseStats = Type.Object(
   {
-    course_id: Id('crs'),
-    title: Type.String(),
-    enrollments: Type.Integer({ description: 'Enrollments ever made, whatever their state now' }),
-    completions: Type.Integer({ description: 'Enrollments completed' }),
-    completion_rate: Type.Number({ minimum: 0, maximum: 1, description: 'completions ÷ enrollments (0 without any)' }),
-    active_students_30d: Type.Integer({ description: 'People who completed a lesson of it in the last 30 days' }),
+    ...courseFigures,
     revenue: Type.Array(NetAmount, {
       description: "Charges minus refunds of the orders' items of this course, per currency, all time",
     }),
@@ -122,6 +130,6 @@ export const CourseStatsListQuery = Type.Object(
 );
 export type CourseStatsListQuery = Static<typeof CourseStatsListQuery>;
 
-export const CourseStatsPage = Page(CourseStats);
+export const CourseStatsPage = Page(CourseStatsSummary);
 
 export const CourseIdParams = Type.Object({ id: Id('crs') }, { additionalProperties: false });

@@ -22,6 +22,7 @@ import {
   type CountMetric,
   type CourseStats,
   type CourseStatsListQuery,
+  type CourseStatsSummary,
   type Metric,
   type NetAmount,
   type Series,
@@ -48,25 +49,6 @@ function bucketIndex(edges: number[], ms: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-/**
- * The span in which a subscription paid for its plan, for monthly recurring revenue: from its start, or the end of its
- * trial, until it was canceled or paused. The table keeps no history of its states, so an earlier pause that was
- * resumed, or the price before a plan change, is not seen.
- */
-function paidSpan(row: {
-  status: string;
-  created_at: string;
-  trial_end: string | null;
-  canceled_at: string | null;
-  paused_at: string | null;
-}): { start: number; end: number } {
-  const start = Math.max(Date.parse(row.created_at), row.trial_end ? Date.parse(row.trial_end) : 0);
-  const ends = [row.canceled_at, row.status === 'paused' ? row.paused_at : null].flatMap((at) =>
-    at ? [Date.parse(at)] : [],
-  );
-  return { start, end: ends.length ? Math.min(...ends) : Number.POSITIVE_INFINITY };
 }
 
 /**
@@ -153,20 +135,18 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
   async function mrr(buckets: Bucket[], edges: string[]): Promise<Amounts[]> {
     const now = clock.now().getTime();
     const instants = buckets.map((b) => Math.min(Date.parse(b.endAt) - 1, now));
-    const rows = await store.recurringSubscriptions(
+    const spans = await store.paidSpans(
       db,
       edges[0] as string,
       new Date(Math.max(...instants, Date.parse(edges[0] as string))).toISOString(),
     );
     // Sweep: each subscription adds its amount when it starts paying and takes it back when it stops.
     const events: { at: number; key: string; amount: number }[] = [];
-    for (const row of rows) {
-      const { start, end } = paidSpan(row);
-      if (end <= start) continue;
-      const key = `${row.currency} ${row.interval}`;
-      const amount = Number(row.amount);
-      events.push({ at: start, key, amount });
-      if (end !== Number.POSITIVE_INFINITY) events.push({ at: end, key, amount: -amount });
+    for (const span of spans) {
+      const key = `${span.currency} ${span.interval}`;
+      const amount = Number(span.amount);
+      events.push({ at: Date.parse(span.start_at), key, amount });
+      if (span.end_at) events.push({ at: Date.parse(span.end_at), key, amount: -amount });
     }
     events.sort((a, b) => a.at - b.at);
     const running = new Map<string, number>();
@@ -188,15 +168,11 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
     });
   }
 
-  async function statsOf(courses: { id: string; title: string }[]): Promise<CourseStats[]> {
+  async function summariesOf(courses: { id: string; title: string }[]): Promise<CourseStatsSummary[]> {
     const ids = courses.map((c) => c.id);
     if (!ids.length) return [];
     const since = new Date(clock.now().getTime() - 30 * DAY_MS).toISOString();
-    const [totals, active, revenueRows] = await Promise.all([
-      store.enrollmentTotals(db, ids),
-      store.activeStudents(db, ids, since),
-      store.courseRevenue(db, ids),
-    ]);
+    const [totals, active] = await Promise.all([store.enrollmentTotals(db, ids), store.activeStudents(db, ids, since)]);
     return courses.map((course) => {
       const { enrollments = 0, completions = 0 } = totals.get(course.id) ?? {};
       return {
@@ -206,10 +182,6 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
         completions,
         completion_rate: enrollments ? Math.round((completions / enrollments) * 10_000) / 10_000 : 0,
         active_students_30d: active.get(course.id) ?? 0,
-        revenue: revenueRows
-          .filter((r) => r.courseId === course.id)
-          .map((r) => ({ currency: r.currency, amount: r.amount }))
-          .sort((a, b) => a.currency.localeCompare(b.currency)),
       };
     });
   }
@@ -259,15 +231,15 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
       requireStaff(principal);
       const course = await store.findCourse(db, courseId);
       if (!course) throw errors.notFound('course');
-      const [stats] = await statsOf([course]);
-      return stats as CourseStats;
+      const [[summary], revenue] = await Promise.all([summariesOf([course]), store.courseRevenue(db, courseId)]);
+      return { ...(summary as CourseStatsSummary), revenue };
     },
 
     /** Every course's figures, newest course first, a page at a time. */
     async listCourseStats(principal: Principal, query: CourseStatsListQuery) {
       requireStaff(principal);
       const page = await paginate(store.coursesQuery(db, query.status), query, 'id', 'created_at');
-      return { ...page, data: await statsOf(page.data) };
+      return { ...page, data: await summariesOf(page.data) };
     },
   };
 }

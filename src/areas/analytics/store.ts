@@ -88,26 +88,36 @@ export function analyticsStore() {
     },
 
     /**
-     * Subscriptions to recurring prices that may have held their plan at some instant in `from`…`to`, with what they
-     * pay per interval (the caller decides the instants they held it; see service.ts mrr).
+     * The spans in which subscriptions to month and year prices paid for their plan, overlapping `from`…`to`, with what
+     * they pay per interval: from the start, or the end of the trial, until canceled or paused (`end_at` null: still
+     * paying). The table keeps no history of states, so an earlier pause that was resumed, or the price before a plan
+     * change, is not seen.
      */
-    recurringSubscriptions: (ex: Executor, from: string, to: string) =>
+    paidSpans: (ex: Executor, from: string, to: string) =>
       ex
-        .selectFrom('subscriptions as s')
-        .innerJoin('plan_prices as pp', 'pp.id', 's.price_id')
-        .select([
-          's.status',
-          's.created_at',
-          's.trial_end',
-          's.canceled_at',
-          's.paused_at',
-          'pp.amount',
-          'pp.currency',
-          'pp.interval',
-        ])
-        .where('pp.interval', 'in', ['month', 'year'])
-        .where('s.created_at', '<=', to)
-        .where((eb) => eb.or([eb('s.canceled_at', 'is', null), eb('s.canceled_at', '>', from)]))
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('subscriptions as s')
+            .innerJoin('plan_prices as pp', 'pp.id', 's.price_id')
+            .where('pp.interval', 'in', ['month', 'year'])
+            .where('s.created_at', '<=', to)
+            .select([
+              'pp.amount',
+              'pp.currency',
+              'pp.interval',
+              sql<string>`case when s.trial_end > s.created_at then s.trial_end else s.created_at end`.as('start_at'),
+              sql<string | null>`case when s.status = 'paused' and s.paused_at is not null
+                and (s.canceled_at is null or s.paused_at < s.canceled_at) then s.paused_at else s.canceled_at end`.as(
+                'end_at',
+              ),
+            ])
+            .as('span'),
+        )
+        .selectAll()
+        .where('start_at', '<=', to)
+        .where((eb) =>
+          eb.or([eb('end_at', 'is', null), eb.and([eb('end_at', '>', from), eb('end_at', '>', eb.ref('start_at'))])]),
+        )
         .execute(),
 
     /** Enrollments and completions of each course of `ids`. */
@@ -133,25 +143,25 @@ export function analyticsStore() {
       return new Map(rows.map((r) => [r.course_id, Number(r.n)]));
     },
 
-    /** Each course's share of the ledger per currency, all time. */
-    courseRevenue: async (ex: Executor, ids: string[]) => {
+    /** A course's share of the ledger per currency, all time. */
+    courseRevenue: async (ex: Executor, courseId: string) => {
       const rows = await ex
         .selectFrom('order_items as oi')
         .innerJoin('orders as o', 'o.id', 'oi.order_id')
         .innerJoin('payments as p', 'p.order_id', 'oi.order_id')
         .select([
-          'oi.item_id as course_id',
           'p.currency as currency',
           sql<number | string>`sum(case when p.kind = 'refund' then -(${courseShare}) else ${courseShare} end)`.as(
             'amount',
           ),
         ])
         .where('oi.item_type', '=', 'course')
-        .where('oi.item_id', 'in', ids)
+        .where('oi.item_id', '=', courseId)
         .where('o.total', '>', 0)
-        .groupBy(['oi.item_id', 'p.currency'])
+        .groupBy('p.currency')
+        .orderBy('p.currency')
         .execute();
-      return rows.map((r) => ({ courseId: r.course_id, currency: r.currency, amount: Number(r.amount) }));
+      return rows.map((r) => ({ currency: r.currency, amount: Number(r.amount) }));
     },
   };
 }
