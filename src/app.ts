@@ -51,6 +51,10 @@ import { createProvider, resourceIdentifiers } from './oauth/provider.ts';
 import { memoryShortLivedStore, redisShortLivedStore } from './oauth/short-lived-store.ts';
 import { tokenCache } from './oauth/token-cache.ts';
 import { registerUserinfo } from './oauth/userinfo.ts';
+import { stripeClient } from './payments/stripe/client.ts';
+import { stripeProvider } from './payments/stripe/provider.ts';
+import { registerStripeWebhook } from './payments/stripe/webhook-route.ts';
+import { type TestProvider, testProvider } from './payments/test-provider.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
 import { loadOrCreateSecret } from './security/server-secrets.ts';
 import { localBlobStore } from './storage/local-blob-store.ts';
@@ -62,6 +66,7 @@ import { renderErrorPage } from './web/error-page.ts';
 import { pageRenderer, pageWriter, requestPageContext } from './web/page-context.ts';
 import { registerCertificatePages } from './web/pages/certificate-page.ts';
 import { registerDashboardPage } from './web/pages/dashboard-page.ts';
+import { registerCheckoutPages } from './web/pages/checkout-pages.ts';
 import { registerLearnPages } from './web/pages/learn-pages.ts';
 import { sharedPages, WEB_CACHE } from './web/pages/shared-pages.ts';
 import { registerPublicSite } from './web/pages/site.ts';
@@ -257,6 +262,9 @@ export async function buildApp(deps: AppDeps) {
     key: await loadOrCreateSecret(db, clock, 'media_url_key', () => randomBytes(32).toString('base64url')),
     ttlSeconds: config.MEDIA_URL_TTL_SECONDS,
   });
+  /** The built-in test provider, when it is the configured one (its page is served below). */
+  let testPayments: TestProvider | undefined;
+  const stripe = config.PAYMENTS_PROVIDER === 'stripe' ? stripeClient(config) : undefined;
   const areas = buildAreas({
     blobs,
     mediaUrls: media,
@@ -270,6 +278,12 @@ export async function buildApp(deps: AppDeps) {
     onAccessChange: () => deps.invalidations.publish('tokens'),
     mail,
     verification,
+    paymentProvider: (sink) => {
+      if (config.PAYMENTS_PROVIDER === 'test')
+        testPayments = testProvider({ db, clock, baseUrl: config.BASE_URL, sink });
+      if (stripe) return stripeProvider({ stripe, db, log: (message, fields) => app.log.warn(fields, message) });
+      return testPayments;
+    },
   });
 
   const schoolName = async () => (await school.get(db))?.name;
@@ -306,6 +320,7 @@ export async function buildApp(deps: AppDeps) {
     school,
     store: catalogStore(),
     ttlMs: config.DOCS_CACHE_SECONDS * 1000,
+    takesPayments: areas.orders.takesPayments,
   });
   deps.invalidations.on('tokens', () => tokens.clear());
   const sitemap = registerSitemap(app, {
@@ -324,6 +339,7 @@ export async function buildApp(deps: AppDeps) {
   registerAssetRoutes(app);
   mediaRoutes(app, areas.storage);
   registerThemeRoute(app, { appearance: areas.appearance });
+  if (stripe) await registerStripeWebhook(app, { db, clock, config, stripe, sink: areas.orders.sink });
   const internal = internalCalls();
   await app.register(async (api: FastifyInstance) => {
     installValidators(api);
@@ -373,6 +389,7 @@ export async function buildApp(deps: AppDeps) {
     });
     registerLearnPages(pages, { areas, render });
     registerDashboardPage(pages, { analytics: areas.analytics, school: areas.school, write });
+    registerCheckoutPages(pages, { areas, render, testPayments });
     registerCertificatePages(pages, {
       certificates: areas.certificates,
       school: () => school.get(db),

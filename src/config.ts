@@ -210,7 +210,7 @@ export const ConfigSchema = Type.Object(
       default: '',
       pattern: '^(whsec_\\S+)?$',
       description:
-        "The signing secret (`whsec_…`) of the Stripe webhook endpoint pointed at `{BASE_URL}/webhooks/stripe`; events whose signature does not match it are refused.",
+        'The signing secret (`whsec_…`) of the Stripe webhook endpoint pointed at `{BASE_URL}/webhooks/stripe`; events whose signature does not match it are refused.',
     }),
     STRIPE_API_URL: Type.String({
       default: '',
@@ -337,7 +337,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       `Invalid DOCS_URL=${JSON.stringify(docsUrl)}: expected an absolute http(s) URL like https://docs.example/support.`,
     );
   }
-  if (input.PAYMENTS_PROVIDER === 'test' && baseUrl.startsWith('https:') && input.PAYMENTS_TEST_ALLOW_HTTPS !== 'true') {
+  if (
+    input.PAYMENTS_PROVIDER === 'test' &&
+    baseUrl.startsWith('https:') &&
+    input.PAYMENTS_TEST_ALLOW_HTTPS !== 'true'
+  ) {
     throw new ConfigError(
       'PAYMENTS_PROVIDER=test marks orders paid without taking money, and BASE_URL is https (a live school): use stripe, or set PAYMENTS_TEST_ALLOW_HTTPS=true on a staging site.',
     );

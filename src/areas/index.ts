@@ -3,6 +3,7 @@ import type { EmailVerificationService } from '../identity/email-verification.ts
 import type { SessionService } from '../identity/sessions.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
+import type { PaymentEventSink, PaymentProvider } from '../payments/provider.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { MediaUrls } from '../storage/media-urls.ts';
 import { accountRoutes } from './account/routes.ts';
@@ -30,6 +31,10 @@ import type { AreaDeps } from './deps.ts';
 import { lecturersRoutes } from './lecturers/routes.ts';
 import { lecturersService } from './lecturers/service.ts';
 import { lecturersStore } from './lecturers/store.ts';
+import { receiptMail } from './orders/receipt.ts';
+import { ordersRoutes } from './orders/routes.ts';
+import { ordersService } from './orders/service.ts';
+import { ordersStore } from './orders/store.ts';
 import { outboxRoutes } from './outbox/routes.ts';
 import { outboxService } from './outbox/service.ts';
 import { outboxReadStore } from './outbox/store.ts';
@@ -61,6 +66,8 @@ export function buildAreas(
     verification: EmailVerificationService;
     blobs: BlobStore;
     mediaUrls: MediaUrls;
+    /** The configured payment provider, made from the sink its reports go to; undefined when none is configured. */
+    paymentProvider: (sink: PaymentEventSink) => PaymentProvider | undefined;
   },
 ) {
   const storage = storageService({ ...deps, store: storageStore(), blobs: deps.blobs, urls: deps.mediaUrls });
@@ -92,7 +99,21 @@ export function buildAreas(
   });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
   const analytics = analyticsService({ ...deps, store: analyticsStore() });
+  const ordersData = ordersStore();
+  const orders = ordersService({
+    ...deps,
+    store: ordersData,
+    courses,
+    students,
+    plans: undefined,
+    products: undefined,
+    coupons: undefined,
+    subscriptions: undefined,
+    receipt: receiptMail({ store: ordersData, mail: deps.mail }),
+    provider: deps.paymentProvider,
+  });
   return {
+    orders,
     storage,
     courses,
     curriculum,
@@ -125,6 +146,7 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   accountRoutes(api, areas.account);
   studentsRoutes(api, areas.students);
   outboxRoutes(api, areas.outbox);
+  ordersRoutes(api, areas.orders);
   storageRoutes(api, areas.storage);
   analyticsRoutes(api, areas.analytics);
 }

@@ -14,6 +14,33 @@ export type CatalogCourse = {
 
 export type CourseSize = { lessons: number; duration_s: number };
 
+/** A public, active membership plan with its active prices and what it includes, as the agent documents show it. */
+export type CatalogPlan = {
+  id: string;
+  name: string;
+  slug: string;
+  description: string;
+  prices: {
+    id: string;
+    amount: number;
+    currency: string;
+    interval: 'month' | 'year' | 'one_time';
+    trial_days: number;
+  }[];
+  courses: string[];
+  products: string[];
+};
+
+/** A published digital product. */
+export type CatalogProduct = {
+  id: string;
+  title: string;
+  slug: string;
+  description: string;
+  price: { amount: number; currency: string } | null;
+  files: number;
+};
+
 /** The reads behind /llms.txt, /llms-full.txt and /pricing.md: only what anonymous callers may see. */
 export function catalogStore() {
   const publicCourses = (db: Db) =>
@@ -134,6 +161,95 @@ export function catalogStore() {
         published.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { posts: rows, total: Number(count.n) };
+    },
+
+    /** Public active plans (at most `limit`), each with its active prices and the titles of what it includes. */
+    async publicPlans(db: Db, limit: number): Promise<CatalogPlan[]> {
+      const plans = await db
+        .selectFrom('membership_plans')
+        .where('status', '=', 'active')
+        .where('visibility', '=', 'public')
+        .select(['id', 'name', 'slug', 'description'])
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      const ids = plans.map((p) => p.id);
+      if (ids.length === 0) return [];
+      const [prices, courses, products] = await Promise.all([
+        db
+          .selectFrom('plan_prices')
+          .where('plan_id', 'in', ids)
+          .where('status', '=', 'active')
+          .select(['id', 'plan_id', 'amount', 'currency', 'interval', 'trial_days'])
+          .orderBy('id')
+          .execute(),
+        db
+          .selectFrom('plan_courses as pc')
+          .innerJoin('courses as c', 'c.id', 'pc.course_id')
+          .where('pc.plan_id', 'in', ids)
+          .where('c.status', '=', 'published')
+          .where('c.visibility', '=', 'public')
+          .select(['pc.plan_id', 'c.title'])
+          .orderBy('c.title')
+          .execute(),
+        db
+          .selectFrom('plan_products as pp')
+          .innerJoin('products as p', 'p.id', 'pp.product_id')
+          .where('pp.plan_id', 'in', ids)
+          .where('p.status', '=', 'published')
+          .select(['pp.plan_id', 'p.title'])
+          .orderBy('p.title')
+          .execute(),
+      ]);
+      return plans.map((plan) => ({
+        ...plan,
+        prices: prices
+          .filter((p) => p.plan_id === plan.id)
+          .map((p) => ({
+            id: p.id,
+            amount: Number(p.amount),
+            currency: p.currency,
+            interval: p.interval,
+            trial_days: Number(p.trial_days),
+          })),
+        courses: courses.filter((c) => c.plan_id === plan.id).map((c) => c.title),
+        products: products.filter((p) => p.plan_id === plan.id).map((p) => p.title),
+      }));
+    },
+
+    /** Published digital products (at most `limit`), newest first, with how many files each has. */
+    async publishedProducts(db: Db, limit: number): Promise<CatalogProduct[]> {
+      const rows = await db
+        .selectFrom('products as p')
+        .where('p.status', '=', 'published')
+        .select([
+          'p.id',
+          'p.title',
+          'p.slug',
+          'p.description',
+          'p.price_amount',
+          'p.price_currency',
+          (eb) =>
+            eb
+              .selectFrom('product_files as f')
+              .whereRef('f.product_id', '=', 'p.id')
+              .select((e) => e.fn.countAll<number>().as('n'))
+              .as('files'),
+        ])
+        .orderBy('p.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        title: r.title,
+        slug: r.slug,
+        description: r.description,
+        price:
+          r.price_amount === null || r.price_currency === null
+            ? null
+            : { amount: Number(r.price_amount), currency: r.price_currency },
+        files: Number(r.files ?? 0),
+      }));
     },
 
     async pages(db: Db, limit: number) {

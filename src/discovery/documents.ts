@@ -28,6 +28,8 @@ export function discoveryDocuments(deps: {
   ttlMs: number;
   /** How many courses /pricing.md reads and renders at a time. */
   pricingBatch?: number;
+  /** Whether a payment provider is configured. */
+  takesPayments: boolean;
 }) {
   const batchSize = deps.pricingBatch ?? PRICING_BATCH;
   const { db, store } = deps;
@@ -59,11 +61,13 @@ export function discoveryDocuments(deps: {
   }
 
   async function llms(full: boolean) {
-    const [school, courses, posts, pages] = await Promise.all([
+    const [school, courses, posts, pages, plans, products] = await Promise.all([
       deps.school.get(db),
       store.newestCourses(db, LLMS_TXT_LIMIT),
       store.newestPosts(db, LLMS_TXT_LIMIT),
       store.pages(db, LLMS_TXT_LIMIT),
+      store.publicPlans(db, LLMS_TXT_LIMIT),
+      store.publishedProducts(db, LLMS_TXT_LIMIT),
     ]);
     const ids = courses.courses.map((c) => c.id);
     const sizes = await store.courseSizes(db, ids);
@@ -92,6 +96,8 @@ export function discoveryDocuments(deps: {
       courses: { items: courses.courses, total: courses.total },
       posts: { items: posts.posts, total: posts.total },
       pages,
+      plans,
+      products,
       sizes,
       outlines,
     });
@@ -117,7 +123,18 @@ export function discoveryDocuments(deps: {
           before = last.id;
           await new Promise((resolve) => setImmediate(resolve));
         }
-        return pricingMd({ baseUrl: deps.baseUrl, school, courseRows });
+        const [plans, products] = await Promise.all([
+          store.publicPlans(db, PRICING_BATCH),
+          store.publishedProducts(db, PRICING_BATCH),
+        ]);
+        return pricingMd({
+          baseUrl: deps.baseUrl,
+          school,
+          courseRows,
+          plans,
+          products,
+          takesPayments: deps.takesPayments,
+        });
       }),
     /** Called after every successful write through the API on this instance. */
     invalidate() {

@@ -1,4 +1,4 @@
-import type { CatalogCourse, CourseSize } from './catalog-store.ts';
+import type { CatalogCourse, CatalogPlan, CatalogProduct, CourseSize } from './catalog-store.ts';
 import { formatDuration, formatMoney, lessonFacts } from './catalog-text.ts';
 
 /** How many courses and posts /llms.txt and /llms-full.txt list; the rest is paged through the API. */
@@ -16,6 +16,8 @@ export type LlmsTxtData = {
   courses: { items: CatalogCourse[]; total: number };
   posts: { items: { id: string; title: string; slug: string; excerpt: string }[]; total: number };
   pages: { id: string; title: string; slug: string; seo_description: string | null }[];
+  plans: CatalogPlan[];
+  products: CatalogProduct[];
   sizes: Map<string, CourseSize>;
   /** With /llms-full.txt: each course's outline. */
   outlines?: Map<string, OutlineSection[]>;
@@ -54,7 +56,7 @@ export function llmsTxt(data: LlmsTxtData): string {
       `${base}/mcp`,
       'Streamable HTTP; the catalog tools work without a token, every API operation is a tool',
     ),
-    link('Pricing', `${base}/pricing.md`, 'what the school sells and what each course costs'),
+    link('Pricing', `${base}/pricing.md`, 'what the school sells: courses, membership plans and digital products'),
     '',
     '## Courses',
     '',
@@ -98,6 +100,34 @@ export function llmsTxt(data: LlmsTxtData): string {
       '',
       `The newest ${data.courses.items.length} of ${data.courses.total} courses are listed. Page through all of them with GET ${base}/api/v1/courses?limit=100, then ?limit=100&starting_after=<next_cursor> (the MCP tool listCourses takes the same arguments).`,
     );
+  }
+  const every = { month: ' a month', year: ' a year', one_time: ' once' } as const;
+  lines.push('', '## Membership plans', '');
+  if (data.plans.length === 0) lines.push('The school offers no membership plans.');
+  for (const plan of data.plans) {
+    const prices = plan.prices
+      .map(
+        (p) =>
+          `${p.amount === 0 ? 'free' : formatMoney(p, locale)}${every[p.interval]}${p.trial_days ? ` (${p.trial_days}-day trial)` : ''}`,
+      )
+      .join(' or ');
+    const includes = [...plan.courses, ...plan.products];
+    const facts = [
+      prices || 'no price on sale',
+      includes.length ? `includes ${includes.join(', ')}` : '',
+      `API ${base}/api/v1/membership-plans/${plan.id}`,
+    ].filter(Boolean);
+    lines.push(link(plan.name, `${base}/plans/${plan.slug}`, facts.join(' · ')));
+  }
+  lines.push('', '## Digital products', '');
+  if (data.products.length === 0) lines.push('The school offers no digital products.');
+  for (const product of data.products) {
+    const facts = [
+      product.price ? formatMoney(product.price, locale) : 'free',
+      `${product.files} file${product.files === 1 ? '' : 's'}`,
+      `API ${base}/api/v1/digital-products/${product.id}`,
+    ];
+    lines.push(link(product.title, `${base}/products/${product.slug}`, facts.join(' · ')));
   }
   lines.push('', '## Posts', '');
   if (data.posts.items.length === 0) lines.push('No posts are published yet.');

@@ -1,4 +1,4 @@
-import type { CatalogCourse, CourseSize } from './catalog-store.ts';
+import type { CatalogCourse, CatalogPlan, CatalogProduct, CourseSize } from './catalog-store.ts';
 import { formatDuration, formatMoney } from './catalog-text.ts';
 
 export type PricingSchool = { name: string; locale: string; terms_url: string | null; privacy_url: string | null };
@@ -8,7 +8,34 @@ export type PricingData = {
   school: PricingSchool | undefined;
   /** The Courses table's rows, from courseRow (built in batches for a large catalog). */
   courseRows: string[][];
+  plans: CatalogPlan[];
+  products: CatalogProduct[];
+  /** Whether a payment provider is configured (paid items can be bought online). */
+  takesPayments: boolean;
 };
+
+const INTERVAL = { month: 'monthly', year: 'yearly', one_time: 'once (lifetime)' } as const;
+
+/** One row per active price of each public plan. */
+function planRows(plans: CatalogPlan[], baseUrl: string, locale: string) {
+  return plans.flatMap((plan) =>
+    plan.prices.map((price) => [
+      plan.name,
+      price.amount === 0 ? 'free' : formatMoney(price, locale),
+      INTERVAL[price.interval],
+      price.trial_days > 0 ? `${price.trial_days} days` : '—',
+      [...plan.courses, ...plan.products].join(', ') || '—',
+      `${baseUrl}/checkout/plan/${price.id}`,
+    ]),
+  );
+}
+
+const productRow = (product: CatalogProduct, baseUrl: string, locale: string) => [
+  product.title,
+  product.price ? formatMoney(product.price, locale) : 'free',
+  String(product.files),
+  `${baseUrl}/products/${product.slug}`,
+];
 
 /** One course's row: the same columns for every course. */
 export function courseRow(course: CatalogCourse, size: CourseSize | undefined, baseUrl: string, locale: string) {
@@ -50,14 +77,14 @@ export function pricingMd(data: PricingData): string {
   };
   const plans: Kind = {
     title: 'Membership plans',
-    columns: ['Plan', 'Price', 'Interval', 'Trial', 'Includes'],
-    rows: [],
+    columns: ['Plan', 'Price', 'Billed', 'Trial', 'Includes', 'Buy'],
+    rows: planRows(data.plans, base, data.school?.locale ?? 'en'),
     none: 'The school offers no membership plans.',
   };
   const products: Kind = {
     title: 'Digital products',
     columns: ['Product', 'Price', 'Files', 'Details'],
-    rows: [],
+    rows: data.products.map((p) => productRow(p, base, data.school?.locale ?? 'en')),
     none: 'The school offers no digital products.',
   };
   const legal = [
@@ -75,7 +102,10 @@ export function pricingMd(data: PricingData): string {
     '## How to buy',
     '',
     '- Free courses: sign in (or create an account) and enroll from the course.',
-    '- Paid courses: online checkout is not open yet; ask the school to enroll you.',
+    data.takesPayments
+      ? `- Paid courses, plans and products: sign in, open the item's page and press Buy (or go to ${base}/checkout/<course|plan|product>/<slug or price id>); apply a coupon code on the review step, pay on the payment page, and the receipt is e-mailed. Plans renew at their interval until canceled.`
+      : '- Paid courses, plans and products: this school does not take payments online yet; ask the school.',
+    `- Apps and agents acting for a signed-in person: GET ${base}/api/v1/account/checkout?type=course&key=<slug> prices an item (with coupon_code), POST ${base}/api/v1/account/orders starts the checkout and returns the payment_url to send the person to (scopes account:read, account:write).`,
     `- Apps and agents: read the catalog without a token (${base}/openapi.json, ${base}/mcp); acting for a person needs their consent (${base}/auth.md).`,
     '',
     '## Terms',

@@ -73,5 +73,6 @@ export const errors = {
       'invalid_csrf_token',
       'The form has expired or did not come from this site; reload the page and try again.',
     ),
+  serviceUnavailable: (description: string) => new ApiError('service_unavailable', description),
   serverError: () => new ApiError('server_error', 'The server could not complete the request.'),
 };

@@ -5,6 +5,7 @@ import { randomToken, sha256 } from '../security/tokens.ts';
 import {
   enrollmentConfirmedMessage,
   invitationMessage,
+  orderReceiptMessage,
   passwordResetMessage,
   verificationMessage,
 } from './messages.ts';
@@ -68,6 +69,16 @@ export function accountMail(deps: {
       const url = `${baseUrl}/courses/${encodeURIComponent(input.course.slug)}`;
       const content = enrollmentConfirmedMessage(await sender(ex), input.user, input.course, url);
       await outbox.queue(ex, { to: input.user.email, kind: 'enrollment_confirmed', content });
+    },
+
+    /** The receipt of a paid order, with a link to its page. */
+    async orderReceipt(
+      ex: Executor,
+      input: { user: Recipient; order: Parameters<typeof orderReceiptMessage>[2]; orderId: string },
+    ) {
+      const url = `${baseUrl}/orders/${input.orderId}`;
+      const content = orderReceiptMessage(await sender(ex), input.user, input.order, url);
+      await outbox.queue(ex, { to: input.user.email, kind: 'order_receipt', content });
     },
 
     /** A password-reset link (valid one hour, once). */

@@ -87,3 +87,28 @@ export function enrollmentConfirmedMessage(
     ]),
   };
 }
+
+/** The buyer's receipt: what they bought, what it cost and where it is. */
+export function orderReceiptMessage(
+  sender: Sender,
+  to: { name: string },
+  order: { number: number; lines: { title: string; amount: string }[]; discount: string | null; total: string },
+  url: string,
+): MailContent {
+  const greeting = `Hello ${to.name},`;
+  const lines = order.lines.map((l) => `${l.title}: ${l.amount}`);
+  const totals = [...(order.discount ? [`Discount: −${order.discount}`] : []), `Total paid: ${order.total}`];
+  return {
+    subject: `Your receipt for order ${order.number}`,
+    text: textBody(sender, greeting, [
+      `Thank you for your order ${order.number}.`,
+      [...lines, ...totals].join('\n'),
+      `Your receipt and what you bought: ${url}`,
+    ]),
+    html: htmlBody(sender, greeting, [
+      html`Thank you for your order <strong>${String(order.number)}</strong>.`,
+      html`${order.lines.map((l) => html`${l.title}: <strong>${l.amount}</strong><br>`)}${totals.map((t) => html`${t}<br>`)}`,
+      link(url, 'Your receipt and what you bought'),
+    ]),
+  };
+}

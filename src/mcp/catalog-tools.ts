@@ -87,7 +87,7 @@ export function catalogTools(deps: { areas: Areas; documents: readonly AgentDocu
       name: 'getPricing',
       title: 'What the school sells, with prices',
       description:
-        'Every published course with its price (or free) and what it includes, and how to buy — the same document ' +
+        'Every published course, membership plan (with its prices, trial and what it includes) and digital product, with prices, and how to buy — the same document ' +
         'as /pricing.md, as Markdown. Works without signing in.',
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
       outputSchema: {

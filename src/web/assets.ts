@@ -80,6 +80,19 @@ audio.media { background: none; }
 .my-courses { list-style: none; padding: 0; }
 .my-courses li { margin-bottom: 1.5rem; }
 .my-courses h2 { margin-bottom: .25rem; }
+.order-lines { border-collapse: collapse; width: 100%; max-width: 34rem; margin: 1rem 0; }
+.order-lines th, .order-lines td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid color-mix(in srgb, var(--text) 20%, transparent); }
+.order-lines th:last-child, .order-lines td:last-child { text-align: right; }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
+.facts dt { font-weight: 600; }
+.facts dd { margin: 0; }
+.coupon { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: 1rem 0; }
+.coupon label { flex-basis: 100%; }
+.coupon input { flex: 1 1 12rem; }
+button.secondary { background: transparent; color: var(--primary); }
+button.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
+.field-error { color: #b3261e; font-weight: 600; flex-basis: 100%; }
+.test-banner { border-color: #b3261e; }
 footer { margin-top: 3rem; font-size: .9rem; border-top: 1px solid color-mix(in srgb, var(--text) 25%, transparent); }
 `;
 

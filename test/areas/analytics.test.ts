@@ -13,6 +13,7 @@ import {
 } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { csrfOf, WebClient } from '../support/web-client.ts';
 
 type Client = ReturnType<typeof apiClient>;
 type Amount = { currency: string; amount: number };
@@ -787,6 +788,80 @@ for (const engine of engines) {
       } finally {
         ok(await staff.patch('/api/v1/school', { timezone: TZ }));
       }
+    });
+  });
+}
+
+for (const engine of engines) {
+  describe(`analytics of real checkouts (${engine})`, () => {
+    let server: TestServer;
+
+    before(async () => {
+      server = await startTestServer(engine, { PAYMENTS_PROVIDER: 'test' });
+    });
+    after(() => server.close());
+
+    test("courses bought, paid on the test provider's page and partly refunded add up in the series and the course's figures", async () => {
+      const people = await schoolWithPeople(server);
+      const staff = apiClient(
+        server.url,
+        await tokenFor(server, people.staff, 'analytics:read orders:read courses:write courses:read'),
+      );
+      const buyers = [people.student, await createUser(server, 'student', 'Bea Buyer')];
+      const course = ok<{ id: string; slug: string }>(
+        await staff.post('/api/v1/courses', { title: 'Ink wash', price: { amount: 3000, currency: 'EUR' } }),
+        201,
+      );
+      ok(await staff.post(`/api/v1/courses/${course.id}/publish`));
+      const signedIn = async (person: Person) => {
+        const web = new WebClient(server.url);
+        const response = await web.submit('/signin', '/signin', { email: person.email, password: person.password });
+        assert.equal(response.status, 303);
+        return web;
+      };
+      const orderIds: string[] = [];
+      for (const buyer of buyers) {
+        const api = apiClient(server.url, await tokenFor(server, buyer, 'account:write'));
+        const started = ok<{ order: { id: string }; payment_url: string }>(
+          await api.post('/api/v1/account/orders', { item: { type: 'course', key: course.slug } }),
+          201,
+        );
+        const path = new URL(started.payment_url).pathname;
+        const web = await signedIn(buyer);
+        const page = await web.get(path);
+        assert.equal((await web.postForm(path, { _csrf: csrfOf(page.text), outcome: 'pay' })).status, 303);
+        orderIds.push(started.order.id);
+      }
+      const staffWeb = await signedIn(people.staff);
+      const orderPage = await staffWeb.get(`/orders/${orderIds[0]}`);
+      const refund = await staffWeb.postForm(`/orders/${orderIds[0]}/refund`, {
+        _csrf: csrfOf(orderPage.text),
+        amount: '1200',
+      });
+      assert.equal(refund.status, 303);
+
+      // What the orders say: paid totals less what was refunded.
+      type Order = { status: string; total: Amount; refunded_amount: Amount };
+      const orders = await Promise.all(orderIds.map(async (id) => ok<Order>(await staff.get(`/api/v1/orders/${id}`))));
+      const net = orders.reduce((sum, o) => sum + o.total.amount - o.refunded_amount.amount, 0);
+      assert.equal(net, 2 * 3000 - 1200);
+      const sum = (series: Series) =>
+        series.series.reduce((total, p) => total + (p.values?.find((v) => v.currency === 'EUR')?.amount ?? 0), 0);
+      assert.equal(sum(ok<Series>(await staff.get('/api/v1/analytics/series?metric=revenue'))), net);
+      assert.equal(
+        sum(ok<Series>(await staff.get(`/api/v1/analytics/series?metric=revenue&course_id=${course.id}`))),
+        net,
+      );
+      const enrollments = ok<Series>(
+        await staff.get(`/api/v1/analytics/series?metric=enrollments&course_id=${course.id}`),
+      );
+      assert.equal(
+        enrollments.series.reduce((total, p) => total + (p.value ?? 0), 0),
+        2,
+      );
+      const stats = ok<Stats>(await staff.get(`/api/v1/analytics/courses/${course.id}`));
+      assert.deepEqual(stats.revenue, [{ currency: 'EUR', amount: net }]);
+      assert.equal(stats.enrollments, 2);
     });
   });
 }

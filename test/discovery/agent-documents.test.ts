@@ -122,7 +122,15 @@ for (const engine of engines) {
       assert.equal(lines[0], '# Test Academy');
       assert.equal(lines[2], '> Painting and languages, taught well.');
       const headings = lines.filter((l) => l.startsWith('## '));
-      assert.deepEqual(headings, ['## Start here', '## Courses', '## Posts', '## Pages', '## Optional']);
+      assert.deepEqual(headings, [
+        '## Start here',
+        '## Courses',
+        '## Membership plans',
+        '## Digital products',
+        '## Posts',
+        '## Pages',
+        '## Optional',
+      ]);
       for (const line of lines.filter((l) => l.startsWith('- ')))
         assert.match(line, /^- \[[^\]]+\]\(http:\/\/127\.0\.0\.1:\d+\/[^)]*\)(: .+)?$/, line);
       assert.ok(
@@ -268,6 +276,7 @@ describe('pricing.md is built in batches', () => {
         store: catalogStore(),
         ttlMs: 0,
         pricingBatch: 5,
+        takesPayments: false,
       });
       const rows = (await documents.pricingMd()).body.split('\n').filter((l) => l.startsWith('| Batched '));
       assert.deepEqual(
@@ -293,6 +302,7 @@ describe('generated documents are kept for the cache time and dropped by a write
         school: schoolStore(),
         store: catalogStore(),
         ttlMs: 60_000,
+        takesPayments: false,
       });
       const before = await documents.llmsTxt();
       await insertCourses(server, 1, () => 'Sneaky course');

@@ -1,5 +1,5 @@
-import { newId } from '../../db/ids.ts';
 import type { Insertable } from 'kysely';
+import { newId } from '../../db/ids.ts';
 import type { Executor, OrdersTable } from '../../db/tables.ts';
 import type { OrdersStore } from './store.ts';
 

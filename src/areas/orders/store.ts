@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Executor, OrderItemsTable, OrdersTable, PaymentsTable } from '../../db/tables.ts';
 import { addToRevenueRollup } from '../analytics/revenue-rollup.ts';
 
@@ -45,6 +45,36 @@ export function ordersStore() {
         .where('provider', '=', provider)
         .where('provider_ref', '=', ref)
         .executeTakeFirst()) !== undefined,
+
+    /** Orders with their customer's e-mail and name, for lists and single reads. */
+    withCustomer: (ex: Executor) =>
+      ex
+        .selectFrom('orders')
+        .innerJoin('users', 'users.id', 'orders.user_id')
+        .selectAll('orders')
+        .select(['users.email as customer_email', 'users.name as customer_name']),
+
+    /** Locks the order's row for a state change (PostgreSQL; SQLite has one writer) and returns it. */
+    lockOrder: (trx: Executor, id: string) =>
+      trx
+        .updateTable('orders')
+        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst(),
+
+    updateOrder: async (ex: Executor, id: string, changes: Updateable<OrdersTable>) => {
+      await ex.updateTable('orders').set(changes).where('id', '=', id).execute();
+    },
+
+    /** The ledger's charge of an order (its provider reference is what a refund names). */
+    charge: (ex: Executor, orderId: string) =>
+      ex
+        .selectFrom('payments')
+        .selectAll()
+        .where('order_id', '=', orderId)
+        .where('kind', '=', 'charge')
+        .executeTakeFirst(),
 
     findOrder: (ex: Executor, id: string) =>
       ex.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst(),

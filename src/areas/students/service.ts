@@ -13,7 +13,7 @@ import type { CurriculumService } from '../curriculum/service.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import { bulkEnrollment } from './bulk-enrollment.ts';
-import { closedCourse, enrollmentRules } from './enrollments.ts';
+import { closedCourse, enrollmentRules, givesAccess } from './enrollments.ts';
 import type { StudentMail } from './mail.ts';
 import { progressRules } from './progress.ts';
 import type {
@@ -268,6 +268,34 @@ export function studentsService(
         await also?.(trx, result.enrollment, result.inserted ? 'created' : 'existing');
         return { created: result.inserted, item: result.enrollment };
       });
+    },
+
+    /**
+     * Opens a course bought or held through a plan, in the caller's transaction: the order's receipt (or the plan's
+     * own mail) tells the person, so no enrollment confirmation is sent. An enrollment giving access is left alone.
+     */
+    async openCourse(
+      trx: Executor,
+      userId: string,
+      courseId: string,
+      input: { source: 'order' | 'subscription'; expiresAt: string | null },
+    ) {
+      const [user, course] = await Promise.all([store.findUser(trx, userId), store.findCourse(trx, courseId)]);
+      if (!user || !course) throw errors.notFound('course');
+      return enrollments.enroll(trx, user, course, { ...input, confirm: false });
+    },
+
+    /** Takes back what `source` opened (a refunded order): revokes the enrollment only if that source made it. */
+    async closeCourse(trx: Executor, userId: string, courseId: string, source: 'order' | 'subscription') {
+      const row = await store.lockEnrollment(trx, userId, courseId);
+      if (row && row.source === source && row.status !== 'revoked')
+        await store.updateEnrollment(trx, row.id, { status: 'revoked' });
+    },
+
+    /** Whether `userId` can study `courseId` now (an enrollment giving access). */
+    async holdsCourse(ex: Executor, userId: string, courseId: string) {
+      const row = await store.findEnrollment(ex, userId, courseId);
+      return row !== undefined && givesAccess(row, now());
     },
 
     async unenroll(id: string, courseId: string) {

@@ -94,6 +94,14 @@ export function studentsStore() {
         .returningAll()
         .executeTakeFirst(),
 
+    findEnrollment: (ex: Executor, userId: string, courseId: string) =>
+      ex
+        .selectFrom('enrollments')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('course_id', '=', courseId)
+        .executeTakeFirst(),
+
     /** Inserts an enrollment unless the person already has one for the course; returns whether it did. */
     insertEnrollment: async (ex: Executor, row: EnrollmentsTable) => {
       const result = await ex

@@ -202,11 +202,7 @@ export const commerce: Migration = {
     await db.schema.createIndex('subscriptions_user').on('subscriptions').columns(['user_id', 'id']).execute();
     await db.schema.createIndex('subscriptions_status').on('subscriptions').columns(['status', 'id']).execute();
     await db.schema.createIndex('subscriptions_plan').on('subscriptions').columns(['plan_id', 'id']).execute();
-    await db.schema
-      .createIndex('subscriptions_period_end')
-      .on('subscriptions')
-      .column('current_period_end')
-      .execute();
+    await db.schema.createIndex('subscriptions_period_end').on('subscriptions').column('current_period_end').execute();
 
     await db.schema
       .createTable('members')

@@ -3,6 +3,7 @@ import { ApiError, errors } from '../../http/errors.ts';
 import { isStaff } from '../../http/principal.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import { type CatalogFilters, catalogView } from '../views/catalog.ts';
+import { checkoutPath } from '../views/checkout.ts';
 import { type CourseAction, courseJsonLd, courseView, type OutlineSection } from '../views/course.ts';
 import { coursePath } from '../views/course-cards.ts';
 import { lessonView } from '../views/lesson.ts';
@@ -126,7 +127,7 @@ export function registerCoursePages(app: FastifyInstance, deps: SiteDeps) {
       : !course.enrollment_open
         ? { kind: 'closed' }
         : course.price
-          ? { kind: 'buy' }
+          ? { kind: 'buy', href: deps.areas.orders.takesPayments ? checkoutPath('course', course.slug) : null }
           : request.viewer
             ? { kind: 'enroll', csrf: reply.generateCsrf() }
             : { kind: 'sign-in', href: `/signin?return_to=${encodeURIComponent(path)}` };

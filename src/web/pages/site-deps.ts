@@ -6,7 +6,7 @@ import type { SharedPages } from './shared-pages.ts';
 
 /** What the public site's handlers are built from (the composition root passes it). */
 export type SiteDeps = {
-  areas: Pick<Areas, 'courses' | 'curriculum' | 'lecturers' | 'posts' | 'pages' | 'school' | 'students'>;
+  areas: Pick<Areas, 'courses' | 'curriculum' | 'lecturers' | 'posts' | 'pages' | 'school' | 'students' | 'orders'>;
   pages: SharedPages;
   baseUrl: string;
 };

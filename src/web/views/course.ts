@@ -13,7 +13,8 @@ export type OutlineSection = { id: string; title: string; lessons: Lesson[] };
 export type CourseAction =
   | { kind: 'sign-in'; href: string }
   | { kind: 'enroll'; csrf: string }
-  | { kind: 'buy' }
+  /** A paid course: the checkout's address, or null when the school takes no payments. */
+  | { kind: 'buy'; href: string | null }
   | { kind: 'closed' }
   /** Enrolled (or staff): the way into the player. */
   | { kind: 'continue'; href: string; label: string };
@@ -53,7 +54,9 @@ function actionBox(data: CourseData): SafeHtml {
     case 'enroll':
       return html`${price}<form method="post" action="${coursePath(course.slug)}/enroll">${csrfField(action.csrf)}<p><button type="submit">Enroll for free</button></p></form>`;
     case 'buy':
-      return html`${price}<p><button type="button" disabled>Buy — coming soon</button></p><p>Paid checkout is not open yet.</p>`;
+      return action.href
+        ? html`${price}<p><a class="button" href="${action.href}">Buy this course</a></p>`
+        : html`${price}<p><button type="button" disabled>Buy this course</button></p><p>This school does not take payments yet.</p>`;
     case 'closed':
       return html`${price}<p>Enrollment in this course is closed.</p>`;
     case 'continue':

@@ -1,0 +1,73 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { errorResponses } from '../../http/schemas.ts';
+import {
+  CheckoutQuote,
+  CheckoutQuoteQuery,
+  CheckoutStart,
+  CheckoutStarted,
+  Order,
+  OrderIdParams,
+  OrderListQuery,
+  OrderPage,
+} from './schema.ts';
+import type { OrdersService } from './service.ts';
+
+const tags = ['orders'];
+// Orders are made by the checkout (the buyer's own account:write) and the renewals, never written through orders:read.
+// A student's orders:read token reads their own orders; staff read all.
+const read = { scope: 'orders:read' } as const;
+
+export function ordersRoutes(fastify: FastifyInstance, service: OrdersService) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get('/api/v1/orders', {
+    config: read,
+    schema: {
+      operationId: 'listOrders',
+      tags,
+      summary: 'List orders (a student sees only their own), newest first',
+      querystring: OrderListQuery,
+      response: { 200: OrderPage, ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request) => service.list(request.principal, request.query),
+  });
+
+  app.get('/api/v1/orders/:id', {
+    config: read,
+    schema: {
+      operationId: 'getOrder',
+      tags,
+      summary: 'Get an order with its items, totals and refunds',
+      params: OrderIdParams,
+      response: { 200: Order, ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => service.get(request.principal, request.params.id),
+  });
+
+  app.get('/api/v1/account/checkout', {
+    config: { scope: 'account:read' },
+    schema: {
+      operationId: 'quoteCheckout',
+      tags: ['account'],
+      summary: 'Price a course, plan price or product for you, with a coupon code applied (nothing is held)',
+      querystring: CheckoutQuoteQuery,
+      response: { 200: CheckoutQuote, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    handler: async (request) => service.quote(request.principal, request.query),
+  });
+
+  app.post('/api/v1/account/orders', {
+    config: { scope: 'account:write' },
+    schema: {
+      operationId: 'startCheckout',
+      tags: ['account'],
+      summary: 'Buy a course, plan price or product: makes your order and says where to pay',
+      description:
+        "201 with the order and `payment_url`, the provider's page to send the buyer to (an order not paid within an hour is canceled). A free item, or a 100% coupon, is paid at once (`payment_url` null) and its access granted. Each call makes a new order.",
+      body: CheckoutStart,
+      response: { 201: CheckoutStarted, ...errorResponses(400, 401, 403, 404, 409, 503) },
+    },
+    handler: async (request, reply) => reply.code(201).send(await service.start(request.principal, request.body)),
+  });
+}

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { launchChromium, screenshotDir } from '../support/browser.ts';
+import { engines } from '../support/databases.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { startSmtpServer } from '../support/smtp.ts';
+
+const PHONE = { width: 390, height: 844 };
+const DAY_MS = 86_400_000;
+
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+// One engine is enough for the browser: what the data layer decides is tested over HTTP on both.
+const engine = engines[0] ?? 'sqlite';
+
+describe(`buying in Chromium with the test payment provider (${engine})`, () => {
+  let server: TestServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let browser: Browser;
+  let staff: ReturnType<typeof apiClient>;
+  const skew = 0;
+  const shots = screenshotDir(`checkout-${engine}`);
+
+  const ok = async <T>(promise: Promise<{ status: number; body: unknown }>) => {
+    const response = await promise;
+    assert.ok(response.status < 300, JSON.stringify(response.body));
+    return response.body as T;
+  };
+
+  /** A published course of one published text lesson, at `price`. */
+  async function course(title: string, price: { amount: number; currency: string } | null) {
+    const made = await ok<{ id: string; slug: string; title: string }>(
+      staff.post('/api/v1/courses', { title, ...(price ? { price } : {}) }),
+    );
+    const section = await ok<{ id: string }>(staff.post(`/api/v1/courses/${made.id}/sections`, { title: 'Start' }));
+    await ok(staff.post(`/api/v1/sections/${section.id}/publish`));
+    const lesson = await ok<{ id: string }>(
+      staff.post(`/api/v1/sections/${section.id}/lessons`, { title: 'The first lesson', body: 'Welcome.' }),
+    );
+    await ok(staff.post(`/api/v1/lessons/${lesson.id}/publish`));
+    await ok(staff.post(`/api/v1/courses/${made.id}/publish`));
+    return { ...made, lessonId: lesson.id };
+  }
+
+  async function signIn(page: Page, person: Person, returnTo: string) {
+    await page.goto(`${server.url}/signin?return_to=${encodeURIComponent(returnTo)}`);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === returnTo.split('?')[0]);
+  }
+
+  before(async () => {
+    smtp = await startSmtpServer();
+    server = await startTestServer(
+      engine,
+      { SMTP_URL: smtp.url, PAYMENTS_PROVIDER: 'test', OAUTH_ACCESS_TOKEN_TTL_SECONDS: '86400', JOBS_POLL_MS: '50' },
+      { clock: { now: () => new Date(Date.now() + skew) } },
+    );
+    const people = await schoolWithPeople(server);
+    staff = apiClient(
+      server.url,
+      await tokenFor(server, people.staff, 'courses:write courses:read curriculum:write curriculum:read'),
+    );
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await smtp?.close();
+  });
+
+  test('a paid course: course page → sign in → review → test payment → enrolled → receipt e-mail', async () => {
+    const bought = await course('Oil Sketching', { amount: 4900, currency: 'EUR' });
+    const buyer = await createUser(server, 'student', 'Bea Buyer');
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.url}/courses/${bought.slug}`);
+      await page.getByRole('link', { name: 'Buy this course' }).click();
+      await page.waitForURL(/\/signin/);
+      await page.getByLabel('Email').fill(buyer.email);
+      await page.getByLabel('Password').fill(buyer.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${server.url}/checkout/course/${bought.slug}`);
+      assert.equal(await page.getByRole('heading', { name: 'Your order' }).isVisible(), true);
+      assert.deepEqual(await accessibilityProblems(page), []);
+      await page.screenshot({ path: join(shots, '1-review.png'), fullPage: true });
+      await page.getByRole('button', { name: 'Pay €49.00' }).click();
+      await page.waitForURL(/\/pay\/test\//);
+      assert.match((await page.textContent('body')) ?? '', /TEST PAYMENT/);
+      assert.deepEqual(await accessibilityProblems(page), []);
+      await page.screenshot({ path: join(shots, '2-test-payment.png'), fullPage: true });
+      await page.getByRole('button', { name: 'Pay €49.00 (test)' }).click();
+      await page.waitForURL(/\/orders\/ord_/);
+      assert.match((await page.textContent('body')) ?? '', /Paid\. Thank you!/);
+      assert.deepEqual(await accessibilityProblems(page), []);
+      await page.screenshot({ path: join(shots, '3-receipt.png'), fullPage: true });
+      await page.getByRole('link', { name: 'Start learning' }).first().click();
+      await page.goto(`${server.url}/learn/${bought.slug}/${bought.lessonId}`);
+      assert.match((await page.textContent('body')) ?? '', /Welcome\./, 'the bought course opens');
+      const receiptOf = () => smtp.received.find((m) => m.to.includes(buyer.email) && /receipt/.test(m.subject));
+      await server.services.jobs.runDue();
+      if (!receiptOf()) await smtp.waitFor(smtp.received.length + 1);
+      const receipt = receiptOf();
+      assert.match(receipt?.text ?? '', /Oil Sketching: €49\.00/);
+      assert.match(receipt?.text ?? '', /Total paid: €49\.00/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a declined payment leaves no access and a clear message', async () => {
+    const refused = await course('Charcoal', { amount: 2500, currency: 'EUR' });
+    const buyer = await createUser(server, 'student', 'Dee Declined');
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    try {
+      await signIn(page, buyer, `/checkout/course/${refused.slug}`);
+      await page.getByRole('button', { name: 'Pay €25.00' }).click();
+      await page.waitForURL(/\/pay\/test\//);
+      await page.getByRole('button', { name: 'Decline (test)' }).click();
+      await page.waitForURL(/\/orders\/ord_/);
+      const text = (await page.textContent('body')) ?? '';
+      assert.match(text, /The payment did not go through: nothing was charged and nothing was granted\./);
+      assert.equal(await page.getByRole('link', { name: 'Try again' }).isVisible(), true);
+      await page.screenshot({ path: join(shots, '4-declined.png'), fullPage: true });
+      await page.goto(`${server.url}/learn/${refused.slug}/${refused.lessonId}`);
+      await page.waitForURL(`${server.url}/courses/${refused.slug}`);
+      assert.equal(await page.getByRole('link', { name: 'Buy this course' }).isVisible(), true, 'still for sale');
+    } finally {
+      await context.close();
+    }
+  });
+
+  void DAY_MS;
+});
