@@ -132,24 +132,18 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
    * as a twelfth (rounded to the minor unit once per figure). Trials, one-time prices and paused or canceled
    * subscriptions count nothing.
    */
-  async function mrr(buckets: Bucket[], edges: string[]): Promise<Amounts[]> {
+  async function mrr(buckets: Bucket[]): Promise<Amounts[]> {
     const now = clock.now().getTime();
     const instants = buckets.map((b) => Math.min(Date.parse(b.endAt) - 1, now));
-    const spans = await store.paidSpans(
-      db,
-      edges[0] as string,
-      new Date(Math.max(...instants, Date.parse(edges[0] as string))).toISOString(),
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const changes = await store.recurringChanges(db, iso(instants[0] as number), iso(Math.max(...instants)));
+    // Sweep from what was paying at the first instant: each change after it adds or takes back its amount.
+    const events = changes.flatMap((c) =>
+      c.at ? [{ at: Date.parse(c.at), key: `${c.currency} ${c.interval}`, amount: c.amount }] : [],
     );
-    // Sweep: each subscription adds its amount when it starts paying and takes it back when it stops.
-    const events: { at: number; key: string; amount: number }[] = [];
-    for (const span of spans) {
-      const key = `${span.currency} ${span.interval}`;
-      const amount = Number(span.amount);
-      events.push({ at: Date.parse(span.start_at), key, amount });
-      if (span.end_at) events.push({ at: Date.parse(span.end_at), key, amount: -amount });
-    }
-    events.sort((a, b) => a.at - b.at);
-    const running = new Map<string, number>();
+    const running = new Map<string, number>(
+      changes.flatMap((c) => (c.at ? [] : [[`${c.currency} ${c.interval}`, c.amount] as [string, number]])),
+    );
     let next = 0;
     return buckets.map((bucket, i) => {
       const amounts: Amounts = new Map();
@@ -223,7 +217,7 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
         const counts = await store.countsPerBucket(db, metric as CountMetric, edges, courseId);
         return { ...head, series: buckets.map((bucket, i) => ({ start: bucket.start, value: counts.get(i) ?? 0 })) };
       }
-      const perBucket = metric === 'mrr' ? await mrr(buckets, edges) : await revenue(buckets, edges, courseId);
+      const perBucket = metric === 'mrr' ? await mrr(buckets) : await revenue(buckets, edges, courseId);
       return { ...head, series: moneyPoints(buckets, perBucket, currency) };
     },
 
