@@ -29,7 +29,8 @@ function dialect(engine: Engine) {
  * Orders 1…ORDERS, order n created `n × SPAN_S / ORDERS` seconds after the start: 85 % paid, 5 % refunded (the
  * whole), 5 % partially refunded (half), 3 % failed, 2 % pending; three in four in EUR. Each paid or refunded order has
  * its charge, each refunded one its refund three days later. Subscriptions to a monthly and a yearly price with a
- * trial, a tenth of them canceled. The revenue rollup is filled as migration 015 fills it.
+ * trial, a tenth of them canceled. The revenue rollup is filled as migration 015 fills it, in slot order: as payments
+ * arriving over time write it (PostgreSQL's unordered aggregate put every slot on a page of its own, 52 ms against 33).
  */
 export async function seedCommerce(db: Db, engine: Engine) {
   const { seq, pad, iso } = dialect(engine);
@@ -82,7 +83,8 @@ export async function seedCommerce(db: Db, engine: Engine) {
         when substr(created_at, 15, 2) < '15' then '00' when substr(created_at, 15, 2) < '30' then '15'
         when substr(created_at, 15, 2) < '45' then '30' else '45' end as slot
       from payments) p
-    group by slot, currency`.execute(db);
+    group by slot, currency
+    order by slot, currency`.execute(db);
 
   const epoch = new Date(start * 1000).toISOString();
   await sql`insert into membership_plans (id, name, slug, description, benefits, visibility, status, archived_at,

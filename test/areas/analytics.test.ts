@@ -651,6 +651,7 @@ for (const engine of engines) {
         ['metric=revenue&interval=month&from=2015-01-01&to=2025-01-01', 'to', /at most 120 months; this range has 121/],
         ['metric=enrollments&from=2025-05-02&to=2025-05-01', 'from', /after/],
         ['metric=enrollments&from=1999-12-31&to=2000-01-02', 'from', /2000-01-01/],
+        ['metric=enrollments&from=2999-12-30&to=3000-01-01', 'to', /2999-12-31/],
         [`metric=mrr&course_id=${made.courses[0]?.id}`, 'course_id', /narrows only/],
       ] as const) {
         const refused = await staff.get<{ error: string; error_description: string; errors: { field: string }[] }>(

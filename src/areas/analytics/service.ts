@@ -34,6 +34,7 @@ import type { AnalyticsStore } from './store.ts';
 const DAY_MS = 86_400_000;
 /** The oldest day a series may start: every time zone's offset is a whole quarter-hour since long before. */
 const EARLIEST_DAY = '2000-01-01';
+const LATEST_DAY = '2999-12-31';
 const INTERVAL_WORDS: Record<Interval, string> = { day: 'days', week: 'weeks', month: 'months' };
 
 type Amounts = Map<string, number>;
@@ -80,6 +81,7 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
       (interval === 'month' ? addMonths(start, -span) : addDays(start, -span * (interval === 'week' ? 7 : 1)));
     if (from > to) throw rangeError('from', `from (${from}) is after to (${to}).`);
     if (from < EARLIEST_DAY) throw rangeError('from', `Series start on ${EARLIEST_DAY} at the earliest.`);
+    if (to > LATEST_DAY) throw rangeError('to', `Series end on ${LATEST_DAY} at the latest.`);
     const count = bucketCount(from, to, interval);
     const max = MAX_BUCKETS[interval];
     if (count > max) {

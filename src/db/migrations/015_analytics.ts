@@ -20,7 +20,8 @@ export const analytics: Migration = {
       .addColumn('refunded', 'bigint', (c) => c.notNull())
       .addPrimaryKeyConstraint('revenue_slots_pk', ['slot', 'currency'])
       .execute();
-    // Payments recorded before this migration (timestamps are fixed-width ISO text on both engines).
+    // Payments recorded before this migration (timestamps are fixed-width ISO text on both engines), in slot order as
+    // later payments write them, so a range of slots is a range of pages.
     await sql`
       insert into revenue_slots (slot, currency, charged, refunded)
       select slot, currency,
@@ -34,7 +35,8 @@ export const analytics: Migration = {
           else '45' end as slot
         from payments
       ) p
-      group by slot, currency`.execute(db);
+      group by slot, currency
+      order by slot, currency`.execute(db);
 
     await db.schema.createIndex('enrollments_enrolled_at').on('enrollments').column('enrolled_at').execute();
     await db.schema.createIndex('enrollments_completed_at').on('enrollments').column('completed_at').execute();
