@@ -21,6 +21,9 @@ import { certificatesStore } from './certificates/store.ts';
 import { commentsRoutes } from './comments/routes.ts';
 import { commentsService } from './comments/service.ts';
 import { commentsStore } from './comments/store.ts';
+import { couponsRoutes } from './coupons/routes.ts';
+import { couponsService } from './coupons/service.ts';
+import { couponsStore } from './coupons/store.ts';
 import { courseRoutes } from './courses/routes.ts';
 import { coursesService } from './courses/service.ts';
 import { coursesStore } from './courses/store.ts';
@@ -28,9 +31,18 @@ import { curriculumRoutes } from './curriculum/routes.ts';
 import { curriculumService } from './curriculum/service.ts';
 import { curriculumStore } from './curriculum/store.ts';
 import type { AreaDeps } from './deps.ts';
+import { digitalProductsRoutes } from './digital-products/routes.ts';
+import { digitalProductsService } from './digital-products/service.ts';
+import { digitalProductsStore } from './digital-products/store.ts';
 import { lecturersRoutes } from './lecturers/routes.ts';
 import { lecturersService } from './lecturers/service.ts';
 import { lecturersStore } from './lecturers/store.ts';
+import { membersRoutes } from './members/routes.ts';
+import { membersService } from './members/service.ts';
+import { membersStore } from './members/store.ts';
+import { membershipPlansRoutes } from './membership-plans/routes.ts';
+import { plansService } from './membership-plans/service.ts';
+import { plansStore } from './membership-plans/store.ts';
 import { receiptMail } from './orders/receipt.ts';
 import { ordersRoutes } from './orders/routes.ts';
 import { ordersService } from './orders/service.ts';
@@ -50,9 +62,15 @@ import { schoolStore } from './school/store.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { storageService } from './storage/service.ts';
 import { storageStore } from './storage/store.ts';
+import { enrollmentRules } from './students/enrollments.ts';
 import { studentsRoutes } from './students/routes.ts';
 import { studentsService } from './students/service.ts';
 import { studentsStore } from './students/store.ts';
+import { planAccess } from './subscriptions/access.ts';
+import { membershipRule } from './subscriptions/memberships.ts';
+import { subscriptionsRoutes } from './subscriptions/routes.ts';
+import { subscriptionsService } from './subscriptions/service.ts';
+import { subscriptionsStore } from './subscriptions/store.ts';
 
 /** The one list of API areas: each is built from its store and service here and registers its routes. */
 export function buildAreas(
@@ -70,6 +88,25 @@ export function buildAreas(
     paymentProvider: (sink: PaymentEventSink) => PaymentProvider | undefined;
   },
 ) {
+  const memberships = membershipRule(deps.config.SUBSCRIPTION_GRACE_DAYS);
+  const subscriptionRows = subscriptionsStore();
+  const access = planAccess({
+    ...deps,
+    rule: memberships,
+    store: subscriptionRows,
+    enrollments: enrollmentRules({ ...deps, store: studentsStore(), mail: deps.mail }),
+  });
+  const membershipPlans = plansService({ ...deps, store: plansStore(), access });
+  const subscriptions = subscriptionsService({
+    ...deps,
+    store: subscriptionRows,
+    orders: ordersStore(),
+    access,
+    plans: membershipPlans,
+    // The provider is made by the orders area (from the sink its reports go to), below; asked for when a change is made.
+    provider: () => orders.provider,
+  });
+  const members = membersService({ ...deps, store: membersStore(), rule: memberships, access, mail: deps.mail });
   const storage = storageService({ ...deps, store: storageStore(), blobs: deps.blobs, urls: deps.mediaUrls });
   const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange, storage });
   const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses, storage });
@@ -77,7 +114,7 @@ export function buildAreas(
   const school = schoolService({ ...deps, store: schoolStore() });
   const appearance = appearanceService({ ...deps, store: appearanceStore(), storage });
   const pages = pagesService({ ...deps, store: pagesStore() });
-  const posts = postsService({ ...deps, store: postsStore(), onChange: deps.onCatalogChange });
+  const posts = postsService({ ...deps, store: postsStore(), onChange: deps.onCatalogChange, memberships });
   const comments = commentsService({ ...deps, store: commentsStore(), posts, curriculum });
   const certificates = certificatesService({ ...deps, store: certificatesStore() });
   const account = accountService({
@@ -99,16 +136,18 @@ export function buildAreas(
   });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
   const analytics = analyticsService({ ...deps, store: analyticsStore() });
+  const coupons = couponsService({ ...deps, store: couponsStore() });
+  const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage });
   const ordersData = ordersStore();
   const orders = ordersService({
     ...deps,
     store: ordersData,
     courses,
     students,
-    plans: undefined,
-    products: undefined,
-    coupons: undefined,
-    subscriptions: undefined,
+    plans: membershipPlans,
+    products: digitalProducts,
+    coupons,
+    subscriptions,
     receipt: receiptMail({ store: ordersData, mail: deps.mail }),
     provider: deps.paymentProvider,
   });
@@ -128,6 +167,13 @@ export function buildAreas(
     students,
     outbox,
     analytics,
+    membershipPlans,
+    subscriptions,
+    members,
+    /** Who holds which plan now (posts, products and the checkout go by it). */
+    memberships,
+    coupons,
+    digitalProducts,
   };
 }
 
@@ -149,4 +195,9 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   ordersRoutes(api, areas.orders);
   storageRoutes(api, areas.storage);
   analyticsRoutes(api, areas.analytics);
+  membershipPlansRoutes(api, areas.membershipPlans);
+  subscriptionsRoutes(api, areas.subscriptions);
+  membersRoutes(api, areas.members);
+  couponsRoutes(api, areas.coupons);
+  digitalProductsRoutes(api, areas.digitalProducts);
 }

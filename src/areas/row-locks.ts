@@ -1,7 +1,7 @@
 import type { Db, Executor, Tables } from '../db/tables.ts';
 
 /** The tables whose writes check a rule on the row under its lock. */
-type Locked = 'pages' | 'posts';
+type Locked = 'pages' | 'posts' | 'products';
 
 /**
  * Runs `fn` on row `id` of `table` inside a transaction that holds the row's lock, so a rule `fn` checks on the row
@@ -16,7 +16,7 @@ export const withRowLock = <T extends Locked, R>(
   fn: (trx: Executor, row: Tables[T]) => Promise<R>,
 ) =>
   db.transaction().execute(async (trx) => {
-    // One query shape serves both tables: they share the id and updated_at columns the lock touches.
+    // One query shape serves every table: they share the id and updated_at columns the lock touches.
     const row = (await trx
       .updateTable(table as Locked)
       .set((eb) => ({ updated_at: eb.ref('updated_at') }))

@@ -335,8 +335,9 @@ export type MembershipPlansTable = {
   created_at: Timestamp;
   updated_at: Timestamp;
 };
-export type PlanCoursesTable = { plan_id: string; course_id: string };
-export type PlanProductsTable = { plan_id: string; product_id: string };
+/** `position` (migration 013) keeps the order staff listed them in; absent in a write is 0. */
+export type PlanCoursesTable = { plan_id: string; course_id: string; position?: number };
+export type PlanProductsTable = { plan_id: string; product_id: string; position?: number };
 /** Prices are created and archived, never edited: an order or subscription always names the price it was sold at. */
 export type PlanPricesTable = {
   id: string;
@@ -477,6 +478,11 @@ export type SubscriptionsTable = {
   provider_ref: string | null;
   /** The provider time of the newest state applied; an older event does not overwrite a newer one. */
   provider_synced_at: Timestamp | null;
+  /**
+   * What the school counts renewal periods from (migration 013): period n ends n intervals after it, the day of the
+   * month clamped in short months. Null where the provider counts (stripe) or nothing renews (one-time).
+   */
+  billing_anchor?: Timestamp | null;
   order_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -13,9 +13,9 @@ function report(result: DemoResult, baseUrl: string): string {
   return [
     `The demo school "${result.schoolName}" is ready: ${counts.courses} courses (${counts.published} published, ` +
       `${counts.courses - counts.published} drafts), ${counts.lecturers} lecturers, ${counts.pages} pages, ` +
-      `${counts.posts} posts and ${counts.comments} comments.`,
+      `${counts.posts} posts and ${counts.comments} comments, a membership plan and the coupon WELCOME10.`,
     '',
-    `Start the school with \`npm start\` (same settings), then sign in at ${baseUrl}/signin as:`,
+    `Start the school with \`npm start\` (same settings; add PAYMENTS_PROVIDER=test to try buying with the built-in test payment page), then sign in at ${baseUrl}/signin as:`,
     '',
     ...lines,
     '',

@@ -54,7 +54,16 @@ export type DemoAccount = {
 export type DemoResult = {
   schoolName: string;
   accounts: DemoAccount[];
-  counts: { courses: number; published: number; lecturers: number; pages: number; posts: number; comments: number };
+  counts: {
+    courses: number;
+    published: number;
+    lecturers: number;
+    pages: number;
+    posts: number;
+    comments: number;
+    plans: number;
+    coupons: number;
+  };
 };
 
 const DAY_MS = 86_400_000;
@@ -103,6 +112,7 @@ export async function seedDemoSchool(db: Db, options: { clock?: Clock } = {}): P
       courseIds.set(course.title, await insertCourse(trx, now, index, course, lecturerIds, school.currency));
     }
     await enrollStudent(trx, now, studentId, courseIds);
+    await insertPlanAndCoupon(trx, now, courseIds, school.currency);
     await insertPages(trx, now);
     const comments = await insertPostsAndComments(trx, now, { staff: staffId, student: studentId }, courseIds);
     await ensureAppearance(trx, now);
@@ -120,9 +130,76 @@ export async function seedDemoSchool(db: Db, options: { clock?: Clock } = {}): P
         pages: DEMO_PAGES.length,
         posts: DEMO_POSTS.length,
         comments,
+        plans: 1,
+        coupons: 1,
       },
     };
   });
+}
+
+/**
+ * Something to sell beyond single courses: an all-access membership of every published course (monthly with a
+ * 14-day trial, or yearly), and a welcome coupon. Try them with PAYMENTS_PROVIDER=test.
+ */
+async function insertPlanAndCoupon(trx: Trx, now: number, courses: Map<string, { id: string }>, currency: string) {
+  const at = new Date(now).toISOString();
+  const planId = newId('pln', now);
+  await trx
+    .insertInto('membership_plans')
+    .values({
+      id: planId,
+      name: 'All-access membership',
+      slug: 'all-access',
+      description: 'Every published course of the school, for as long as you stay a member.',
+      benefits: JSON.stringify(['Every published course', 'New courses as they come out', 'Cancel at any time']),
+      visibility: 'public',
+      status: 'active',
+      archived_at: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  const published = DEMO_COURSES.filter((c) => !c.draft).flatMap((c) => courses.get(c.title)?.id ?? []);
+  await trx
+    .insertInto('plan_courses')
+    .values(published.map((course_id, position) => ({ plan_id: planId, course_id, position })))
+    .execute();
+  await trx
+    .insertInto('plan_prices')
+    .values(
+      [
+        { interval: 'month' as const, amount: 1900, trial_days: 14 },
+        { interval: 'year' as const, amount: 19000, trial_days: 0 },
+      ].map((price) => ({
+        id: newId('pri', now),
+        plan_id: planId,
+        currency,
+        status: 'active' as const,
+        provider_price_id: null,
+        archived_at: null,
+        created_at: at,
+        ...price,
+      })),
+    )
+    .execute();
+  await trx
+    .insertInto('coupons')
+    .values({
+      id: newId('cpn', now),
+      code: 'WELCOME10',
+      percent_off: 10,
+      amount_off: null,
+      currency: null,
+      applies_to: JSON.stringify({ all: true }),
+      starts_at: null,
+      expires_at: null,
+      max_redemptions: null,
+      disabled_at: null,
+      batch: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
 }
 
 async function refuseUnlessEmpty(trx: Trx, emails: string[]) {

@@ -18,6 +18,11 @@ function quality(accept: string, type: string): number {
  * accepts any type, or sends no Accept header. A tie goes to JSON, the API's language.
  */
 export function prefersHtml(accept: string | undefined): boolean {
+  return prefersOverJson(accept, 'text/html');
+}
+
+/** Whether the caller would rather have `type` (text/csv, say) than JSON; a tie, or no Accept header, is JSON. */
+export function prefersOverJson(accept: string | undefined, type: string): boolean {
   if (!accept) return false;
-  return quality(accept, 'text/html') > quality(accept, 'application/json');
+  return quality(accept, type) > quality(accept, 'application/json');
 }

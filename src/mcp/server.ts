@@ -15,8 +15,11 @@ import { courseMarkdown } from './course-markdown.ts';
 import type { OperationCaller } from './operation-calls.ts';
 import type { OperationTool } from './operation-tools.ts';
 
-/** How many tools, or resources, one list page holds; today's ~60 tools fit on one page. */
-export const PAGE_SIZE = 100;
+/**
+ * How many tools, or resources, one list page holds. Every API operation is a tool (about 140 with the commerce
+ * areas), and they still fit on one page: a client that reads only the first page misses none.
+ */
+export const PAGE_SIZE = 200;
 
 export const SERVER_INSTRUCTIONS = `This is an online school run on Lyceum. Without signing in you can search and read its public catalog: start with listCourses (q= searches titles), then getCourseOutline for one course's sections, lessons and free previews; getPricing says what the school sells. The catalog tools come first in the tool list. Every other tool is one operation of the school's REST API, named by its OpenAPI operationId; its description names the scope it needs. Calling one without a token answers HTTP 401, and your MCP client then signs the person in (OAuth) and retries. Rule failures come back as tool errors with {error, error_description}: read error_description, it says what to do.`;
 

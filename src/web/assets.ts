@@ -54,6 +54,10 @@ button:disabled { cursor: not-allowed; background: transparent; color: var(--tex
 .posts li { margin-bottom: 1.5rem; }
 .posts h2, .posts h3 { margin-bottom: 0; }
 .posts p { margin: .25rem 0; }
+.offers { list-style: none; padding: 0; margin: 0; }
+.offers li + li { border-top: 1px solid color-mix(in srgb, var(--text) 20%, transparent); margin-top: .75rem; padding-top: .5rem; }
+.offers p { margin: .35rem 0; }
+.plans { grid-template-columns: repeat(auto-fill, minmax(18rem, 1fr)); }
 .people { list-style: none; padding: 0; display: grid; gap: 1rem; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); }
 .avatar { width: 4rem; height: 4rem; border-radius: 50%; object-fit: cover; }
 .player { display: grid; gap: 1rem 2rem; }
@@ -81,7 +85,7 @@ audio.media { background: none; }
 .my-courses li { margin-bottom: 1.5rem; }
 .my-courses h2 { margin-bottom: .25rem; }
 .order-lines { border-collapse: collapse; width: 100%; max-width: 34rem; margin: 1rem 0; }
-.order-lines th, .order-lines td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid color-mix(in srgb, var(--text) 20%, transparent); }
+.order-lines th, .order-lines td { text-align: left; padding: .4rem .5rem; overflow-wrap: normal; border-bottom: 1px solid color-mix(in srgb, var(--text) 20%, transparent); }
 .order-lines th:last-child, .order-lines td:last-child { text-align: right; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 .facts dt { font-weight: 600; }

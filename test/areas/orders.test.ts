@@ -277,6 +277,34 @@ for (const engine of engines) {
       );
     });
 
+    test('100 concurrent checkouts with a 10-use coupon redeem it exactly 10 times', async () => {
+      const c = await course({ amount: 2000, currency: 'EUR' });
+      const coupons = apiClient(server.url, await tokenFor(server, staffPerson, 'coupons:write coupons:read'));
+      const coupon = ok<{ id: string }>(
+        await coupons.post('/api/v1/coupons', {
+          code: `RUSH${engine.toUpperCase()}`,
+          percent_off: 50,
+          max_redemptions: 10,
+        }),
+        201,
+      );
+      const attempts = await Promise.all(
+        Array.from({ length: 100 }, () => start(buyerApi, c.slug, { coupon_code: `rush${engine}` })),
+      );
+      const statuses = attempts.map((a) => a.status);
+      assert.equal(statuses.filter((s) => s === 201).length, 10, statuses.join(' '));
+      assert.equal(statuses.filter((s) => s === 400).length, 90, statuses.join(' '));
+      for (const refused of attempts.filter((a) => a.status === 400))
+        assert.equal((refused.body as unknown as { errors: { field: string }[] }).errors[0]?.field, 'coupon_code');
+      const made = attempts.filter((a) => a.status === 201).map((a) => (a.body as Started).order);
+      assert.ok(made.every((o) => o.discount.amount === 1000 && o.total.amount === 1000));
+      const after = ok<{ times_redeemed: number; state: string }>(await coupons.get(`/api/v1/coupons/${coupon.id}`));
+      assert.equal(after.times_redeemed, 10);
+      assert.equal(after.state, 'exhausted');
+      const byCoupon = await listAll<Order>(staff, `/api/v1/orders?coupon_id=${coupon.id}`);
+      assert.equal(byCoupon.length, 10, 'no order was half-written by a refused checkout');
+    });
+
     test('bad input: unknown fields, unknown items and a coupon before coupons exist are clear 400/404s', async () => {
       const c = await course({ amount: 500, currency: 'EUR' });
       const unknown = await buyerApi.post('/api/v1/account/orders', {

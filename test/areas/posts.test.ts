@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { newId } from '../../src/db/ids.ts';
-import { apiClient, listAll, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { apiClient, createUser, listAll, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
+import { ok, planWithPrice, subscribe } from '../support/memberships.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { paginatesLikeEveryList, seenOnlyBy } from '../support/shared-examples.ts';
+import { WebClient } from '../support/web-client.ts';
 
 type Post = {
   id: string;
@@ -33,6 +35,7 @@ for (const engine of engines) {
     let otherScope: ReturnType<typeof apiClient>;
     let anonymous: ReturnType<typeof apiClient>;
     let student: Person;
+    let staffPerson: Person;
 
     const connect = () => {
       staff = apiClient(server.url, tokens.staff);
@@ -43,9 +46,10 @@ for (const engine of engines) {
     };
 
     before(async () => {
-      server = await startTestServer(engine);
+      server = await startTestServer(engine, { OAUTH_REGISTRATIONS_PER_HOUR: '1000' });
       const people = await schoolWithPeople(server);
       student = people.student;
+      staffPerson = people.staff;
       tokens = {
         staff: await tokenFor(server, people.staff, 'posts:read posts:write'),
         readOnly: await tokenFor(server, people.staff, 'posts:read'),
@@ -267,7 +271,7 @@ for (const engine of engines) {
       assert.equal((await staff.patch(`/api/v1/posts/${post.id}`, {})).status, 400);
     });
 
-    test('principals: anonymous and students see public only (members/plans fail closed); staff all', async () => {
+    test('principals: anonymous and free accounts see public only (members/plans fail closed); staff all', async () => {
       const pub = await published({ title: 'Seen Public' });
       const members = await published({ title: 'Seen Members', visibility: 'members' });
       const plans = await published({
@@ -290,7 +294,7 @@ for (const engine of engines) {
       assert.equal((await anonymous.get(`/api/v1/posts/${draft.id}`)).status, 404);
       assert.equal((await studentApi.get(`/api/v1/posts/${pub.slug}`)).status, 200);
       const paid = await studentApi.get(`/api/v1/posts/${plans.id}`);
-      assert.equal(paid.status, 404, 'no membership plans yet: a paid post is not for free accounts');
+      assert.equal(paid.status, 404, 'a paid post is not for free accounts');
       assert.ok(!JSON.stringify(paid.body).includes('Gold-only secret'));
       assert.equal((await studentApi.get(`/api/v1/posts/${members.slug}`)).status, 404);
       assert.equal((await studentApi.get<List>('/api/v1/posts?visibility=plans')).body.data.length, 0);
@@ -299,6 +303,66 @@ for (const engine of engines) {
       assert.equal((await studentApi.get(`/api/v1/posts/${scheduled.id}`)).status, 404);
       assert.equal((await readOnlyStaff.get(`/api/v1/posts/${draft.id}`)).status, 200);
       assert.equal((await studentApi.get<List>('/api/v1/posts?status=draft')).body.data.length, 0);
+    });
+
+    test('members and plans posts follow real memberships: a member reads them, a free account does not', async () => {
+      const plansApi = apiClient(
+        server.url,
+        await tokenFor(server, staffPerson, 'membership_plans:write members:write posts:read'),
+      );
+      const gold = await planWithPrice(plansApi, { name: `Gold ${Date.now().toString(36)}` });
+      const silver = await planWithPrice(plansApi, { name: `Silver ${Date.now().toString(36)}` });
+      const members = await published({ title: 'For Members', visibility: 'members', body: 'Members secret' });
+      const goldPost = await published({ title: 'For Gold', visibility: 'plans', plan_ids: [gold.plan.id] });
+      const silverPost = await published({ title: 'For Silver', visibility: 'plans', plan_ids: [silver.plan.id] });
+
+      const subscriber = await createUser(server, 'student');
+      await subscribe(server, { userId: subscriber.id, priceId: gold.price.id });
+      const comped = await createUser(server, 'student');
+      ok(await plansApi.post('/api/v1/members', { email: comped.email, name: comped.name }), 201);
+      ok(await plansApi.post(`/api/v1/members/${comped.id}/comp`, { plan_id: silver.plan.id, until: null }));
+      const freeMember = await createUser(server, 'student');
+      ok(await plansApi.post('/api/v1/members', { email: freeMember.email, name: freeMember.name }), 201);
+
+      const reader = async (p: Person) => apiClient(server.url, await tokenFor(server, p, 'posts:read comments:read'));
+      const readable = async (client: ReturnType<typeof apiClient>) => {
+        const listed = new Set((await listAll(client, '/api/v1/posts')).map((p) => p.id));
+        const result: Record<string, boolean> = {};
+        for (const p of [members, goldPost, silverPost]) {
+          const got = (await client.get(`/api/v1/posts/${p.slug}`)).status === 200;
+          assert.equal(listed.has(p.id), got, `${p.title}: the list and the single post agree`);
+          result[p.title] = got;
+        }
+        return result;
+      };
+      assert.deepEqual(await readable(await reader(subscriber)), {
+        'For Members': true,
+        'For Gold': true,
+        'For Silver': false,
+      });
+      assert.deepEqual(await readable(await reader(comped)), {
+        'For Members': true,
+        'For Gold': false,
+        'For Silver': true,
+      });
+      const nobody = { 'For Members': false, 'For Gold': false, 'For Silver': false };
+      assert.deepEqual(await readable(await reader(freeMember)), nobody, 'a free member holds no plan');
+      assert.deepEqual(await readable(studentApi), nobody);
+      assert.deepEqual(await readable(anonymous), nobody);
+
+      // The school's post page goes by the same rule for the signed-in person.
+      const page = async (p: Person) => {
+        const web = new WebClient(server.url);
+        assert.equal((await web.submit('/signin', '/signin', { email: p.email, password: p.password })).status, 303);
+        return web.get(`/posts/${members.slug}`);
+      };
+      const seen = await page(subscriber);
+      assert.equal(seen.status, 200);
+      assert.match(seen.text, /Members secret/);
+      const refused = await page(freeMember);
+      assert.equal(refused.status, 404);
+      assert.doesNotMatch(refused.text, /Members secret/);
+      assert.equal((await new WebClient(server.url).get(`/posts/${members.slug}`)).status, 404);
     });
 
     test('writes need posts:write: anonymous and students get 403 insufficient_scope, never 401', async () => {

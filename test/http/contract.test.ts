@@ -16,7 +16,8 @@ describe('the API contract, route by route', () => {
   const anonymous = () => apiClient(server.url);
 
   before(async () => {
-    server = await startTestServer('sqlite');
+    // One app registration per scope below: more than the default 30 an address may make in an hour.
+    server = await startTestServer('sqlite', { OAUTH_REGISTRATIONS_PER_HOUR: '1000' });
     ({ staff } = await schoolWithPeople(server));
     unscoped = apiClient(server.url, await tokenFor(server, staff, 'openid'));
   });

@@ -27,7 +27,7 @@ describe(`buying in Chromium with the test payment provider (${engine})`, () => 
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let browser: Browser;
   let staff: ReturnType<typeof apiClient>;
-  const skew = 0;
+  let skew = 0;
   const shots = screenshotDir(`checkout-${engine}`);
 
   const ok = async <T>(promise: Promise<{ status: number; body: unknown }>) => {
@@ -69,7 +69,11 @@ describe(`buying in Chromium with the test payment provider (${engine})`, () => 
     const people = await schoolWithPeople(server);
     staff = apiClient(
       server.url,
-      await tokenFor(server, people.staff, 'courses:write courses:read curriculum:write curriculum:read'),
+      await tokenFor(
+        server,
+        people.staff,
+        'courses:write courses:read curriculum:write curriculum:read coupons:write membership_plans:write',
+      ),
     );
     browser = await launchChromium();
   });
@@ -79,8 +83,9 @@ describe(`buying in Chromium with the test payment provider (${engine})`, () => 
     await smtp?.close();
   });
 
-  test('a paid course: course page → sign in → review → test payment → enrolled → receipt e-mail', async () => {
+  test('a paid course with a coupon: course page → sign in → review → coupon → test payment → enrolled → receipt e-mail', async () => {
     const bought = await course('Oil Sketching', { amount: 4900, currency: 'EUR' });
+    await ok(staff.post('/api/v1/coupons', { code: 'SPRING20', percent_off: 20, max_redemptions: 5 }));
     const buyer = await createUser(server, 'student', 'Bea Buyer');
     const context = await browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
@@ -93,14 +98,24 @@ describe(`buying in Chromium with the test payment provider (${engine})`, () => 
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(`${server.url}/checkout/course/${bought.slug}`);
       assert.equal(await page.getByRole('heading', { name: 'Your order' }).isVisible(), true);
+      await page.getByLabel('Coupon code').fill('NOPE');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      assert.match(
+        (await page.textContent('#coupon-problem')) ?? '',
+        /./,
+        'an unknown code is refused next to its field',
+      );
+      await page.getByLabel('Coupon code').fill('spring20');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      assert.match((await page.textContent('.order-lines')) ?? '', /Coupon SPRING20\s*−€9\.80/);
       assert.deepEqual(await accessibilityProblems(page), []);
       await page.screenshot({ path: join(shots, '1-review.png'), fullPage: true });
-      await page.getByRole('button', { name: 'Pay €49.00' }).click();
+      await page.getByRole('button', { name: 'Pay €39.20' }).click();
       await page.waitForURL(/\/pay\/test\//);
       assert.match((await page.textContent('body')) ?? '', /TEST PAYMENT/);
       assert.deepEqual(await accessibilityProblems(page), []);
       await page.screenshot({ path: join(shots, '2-test-payment.png'), fullPage: true });
-      await page.getByRole('button', { name: 'Pay €49.00 (test)' }).click();
+      await page.getByRole('button', { name: 'Pay €39.20 (test)' }).click();
       await page.waitForURL(/\/orders\/ord_/);
       assert.match((await page.textContent('body')) ?? '', /Paid\. Thank you!/);
       assert.deepEqual(await accessibilityProblems(page), []);
@@ -113,7 +128,8 @@ describe(`buying in Chromium with the test payment provider (${engine})`, () => 
       if (!receiptOf()) await smtp.waitFor(smtp.received.length + 1);
       const receipt = receiptOf();
       assert.match(receipt?.text ?? '', /Oil Sketching: €49\.00/);
-      assert.match(receipt?.text ?? '', /Total paid: €49\.00/);
+      assert.match(receipt?.text ?? '', /Discount: −€9\.80/);
+      assert.match(receipt?.text ?? '', /Total paid: €39\.20/);
     } finally {
       await context.close();
     }
@@ -142,5 +158,62 @@ describe(`buying in Chromium with the test payment provider (${engine})`, () => 
     }
   });
 
-  void DAY_MS;
+  test('a plan with a trial: subscribe → its course opens → cancel at period end → the period passes → access closes', async () => {
+    const included = await course('Members Only Drawing', { amount: 9900, currency: 'EUR' });
+    const plan = await ok<{ id: string; slug: string }>(
+      staff.post('/api/v1/membership-plans', {
+        name: 'Studio Membership',
+        description: 'Every studio course.',
+        benefits: ['All studio courses'],
+        course_ids: [included.id],
+        visibility: 'public',
+      }),
+    );
+    await ok(
+      staff.post(`/api/v1/membership-plans/${plan.id}/prices`, {
+        amount: 1500,
+        currency: 'EUR',
+        interval: 'month',
+        trial_days: 7,
+      }),
+    );
+    const member = await createUser(server, 'student', 'Mia Member');
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    const lessonUrl = `${server.url}/learn/${included.slug}/${included.lessonId}`;
+    try {
+      await signIn(page, member, `/plans/${plan.slug}`);
+      await page.getByRole('link', { name: /Start the free trial/ }).click();
+      await page.waitForURL(/\/checkout\/plan\/pri_/);
+      assert.match((await page.textContent('.order-lines')) ?? '', /7 days, then €15\.00 every month/);
+      await page.getByRole('button', { name: 'Start the 7-day free trial' }).click();
+      await page.waitForURL(/\/pay\/test\//);
+      await page.getByRole('button', { name: /Pay €0\.00 \(test\)/ }).click();
+      await page.waitForURL(/\/orders\/ord_/);
+      await page.goto(lessonUrl);
+      assert.match((await page.textContent('body')) ?? '', /Welcome\./, 'the plan opens its course');
+
+      await page.getByRole('link', { name: 'My orders' }).click();
+      assert.match(
+        (await page.textContent('.my-memberships')) ?? '',
+        /Studio Membership — trialing\. Free trial until/,
+      );
+      assert.deepEqual(await accessibilityProblems(page), []);
+      await page.getByRole('button', { name: 'Cancel at the end of the period' }).click();
+      await page.waitForURL(`${server.url}/orders`);
+      assert.match((await page.textContent('.my-memberships')) ?? '', /Ends on/);
+      await page.screenshot({ path: join(shots, '5-membership-ending.png'), fullPage: true });
+      await page.goto(lessonUrl);
+      assert.match((await page.textContent('body')) ?? '', /Welcome\./, 'open until the period ends');
+
+      skew += 8 * DAY_MS;
+      await server.services.jobs.runDue();
+      await page.goto(lessonUrl);
+      await page.waitForURL(`${server.url}/courses/${included.slug}`);
+      await page.goto(`${server.url}/orders`);
+      assert.match((await page.textContent('.my-memberships')) ?? '', /Studio Membership — canceled/);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
+import { apiClient, tokenFor } from '../support/api.ts';
 import { launchChromium, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { enroll, publicSiteSchool } from '../support/public-site.ts';
@@ -37,6 +38,18 @@ describe(`the public website in Chromium (${engine})`, () => {
       cover_url: 'https://images.school.test/sketch.jpg',
     });
     await enroll(server, school.people.student, school.courses.oil.id);
+    const plans = apiClient(server.url, await tokenFor(server, school.people.staff, 'membership_plans:write'));
+    const plan = await plans.post<{ id: string; slug: string }>('/api/v1/membership-plans', {
+      name: 'Painters’ Club',
+      description: 'Every painting course, and a monthly critique.',
+      benefits: ['All painting courses', 'Monthly critique'],
+      course_ids: [school.courses.oil.id, school.courses.sketching.id],
+    });
+    for (const price of [
+      { amount: 1500, currency: 'EUR', interval: 'month', trial_days: 14 },
+      { amount: 29900, currency: 'EUR', interval: 'one_time' },
+    ])
+      await plans.post(`/api/v1/membership-plans/${plan.body.id}/prices`, price);
     browser = await launchChromium();
     console.log(`# screenshots of the public website (${engine}): ${shots}`);
     const { ada } = school.lecturers;
@@ -55,6 +68,8 @@ describe(`the public website in Chromium (${engine})`, () => {
       ['posts', '/posts'],
       ['post', '/posts/spring-term'],
       ['page-about', '/p/about'],
+      ['plans', '/plans'],
+      ['plan', '/plans/painters-club'],
       ['not-found', '/courses/draft-course'],
     ];
   });

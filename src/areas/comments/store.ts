@@ -1,4 +1,5 @@
-import type { CommentsTable, Executor, PostsTable } from '../../db/tables.ts';
+import type { CommentsTable, Executor } from '../../db/tables.ts';
+import { type PostReader, readablePosts } from '../posts/store.ts';
 
 const withAuthor = (ex: Executor) =>
   ex
@@ -15,25 +16,17 @@ export function commentsStore() {
     baseQuery: withAuthor,
 
     /**
-     * Only visible comments on published posts of the given visibilities, or on the given lessons (whose visibility
-     * the curriculum area decided).
+     * Only visible comments on the posts `reader` may read (the posts area's rule), or on the given lessons (whose
+     * visibility the curriculum area decided).
      */
-    onlyReadable: (q: CommentQuery, postVisibilities: PostsTable['visibility'][], lessonIds: string[]) =>
+    onlyReadable: (q: CommentQuery, reader: PostReader, lessonIds: string[]) =>
       q
         .where('comments.status', '=', 'visible')
         .where((eb) =>
           eb.or([
             eb.and([
               eb('comments.target_type', '=', 'post'),
-              eb(
-                'comments.target_id',
-                'in',
-                eb
-                  .selectFrom('posts')
-                  .select('posts.id')
-                  .where('posts.status', '=', 'published')
-                  .where('posts.visibility', 'in', postVisibilities),
-              ),
+              eb('comments.target_id', 'in', eb.selectFrom('posts').select('posts.id').where(readablePosts(reader))),
             ]),
             ...(lessonIds.length
               ? [eb.and([eb('comments.target_type', '=', 'lesson'), eb('comments.target_id', 'in', lessonIds)])]

@@ -6,8 +6,8 @@ const Status = Type.Union([Type.Literal('draft'), Type.Literal('scheduled'), Typ
 });
 const Visibility = Type.Union([Type.Literal('public'), Type.Literal('members'), Type.Literal('plans')], {
   description:
-    'public: everyone; members: signed-in users; plans: members of plan_ids (until membership plans exist, ' +
-    'every signed-in user)',
+    'public: everyone; members: people holding any membership plan (a subscription or a comp); plans: people ' +
+    'holding one of plan_ids',
 });
 const Tag = Type.String({ minLength: 1, maxLength: 40 });
 const PlanId = Type.String({ minLength: 1, maxLength: 64 });

@@ -8,8 +8,9 @@ import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
+import type { MembershipRule } from '../subscriptions/memberships.ts';
 import type { Post, PostCreate, PostListQuery, PostSchedule, PostUpdate } from './schema.ts';
-import type { PostsStore } from './store.ts';
+import { type PostReader, type PostsStore, readablePosts } from './store.ts';
 
 function toPost(row: PostsTable): Post {
   return {
@@ -30,14 +31,6 @@ function toPost(row: PostsTable): Post {
   };
 }
 
-/**
- * The visibilities of published posts a caller may read. "members" posts are for users with a membership and "plans"
- * posts for members of plan_ids; memberships do not exist yet, so nobody but staff qualifies and both fail closed
- * (paid content must not reach every free account). When memberships land, this is where they widen the list.
- */
-const readableVisibilities = (principal: Principal): PostsTable['visibility'][] =>
-  isStaff(principal) ? ['public', 'members', 'plans'] : ['public'];
-
 const PUBLISH_DUE = 'posts.publish_due';
 
 /**
@@ -47,15 +40,34 @@ const PUBLISH_DUE = 'posts.publish_due';
  * post that fell due, so a moved or cancelled schedule leaves a job that finds nothing to do); the server also runs
  * publishDue once at start.
  */
-export function postsService(deps: AreaDeps & { store: PostsStore; onChange: () => void }) {
+export function postsService(
+  deps: AreaDeps & {
+    store: PostsStore;
+    onChange: () => void;
+    /** Which plans a person holds now: "members" and "plans" posts follow real memberships. */
+    memberships: Pick<MembershipRule, 'activePlanIds'>;
+  },
+) {
   const { db, clock, store, jobs } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('post');
 
-  /** A published post the caller may read: what the school's public pages and comments go by. */
-  const publishedFor = (principal: Principal, row: PostsTable | undefined): row is PostsTable =>
-    row?.status === 'published' && readableVisibilities(principal).includes(row.visibility);
-  const readable = (principal: Principal, row: PostsTable) => isStaff(principal) || publishedFor(principal, row);
+  /**
+   * The caller as a reader of posts (store.ts `readablePosts` is the rule): staff read everything; a signed-in person
+   * with the plans they hold now; anonymous callers with none. "members" posts are for anyone holding a plan, "plans"
+   * posts for holders of one of their plan_ids: a free account reads neither (paid content fails closed).
+   */
+  async function readerOf(principal: Principal): Promise<PostReader> {
+    if (isStaff(principal)) return { all: true };
+    if (principal.kind !== 'user') return { all: false, planIds: [] };
+    return { all: false, planIds: await deps.memberships.activePlanIds(db, principal.userId, now()) };
+  }
+
+  /** A published post the caller may read, by id or slug: what the school's public pages and comments go by. */
+  const publishedFor = async (principal: Principal, key: string) => {
+    const reader = await readerOf(principal);
+    return store.findReadable(db, key, reader);
+  };
 
   async function publishDue() {
     const published = await db.transaction().execute((tx) => store.publishDue(tx, now()));
@@ -101,27 +113,27 @@ export function postsService(deps: AreaDeps & { store: PostsStore; onChange: () 
       if (query.visibility) q = q.where('visibility', '=', query.visibility);
       if (query.tag) q = q.where(store.hasTag(query.tag));
       if (query.q) q = q.where(matchesText(deps.config.database.engine, 'posts', query.q));
-      if (!isStaff(principal))
-        q = q.where('status', '=', 'published').where('visibility', 'in', readableVisibilities(principal));
+      if (!isStaff(principal)) q = q.where(readablePosts(await readerOf(principal)));
       const page = await paginate(q, query, 'id', 'created_at');
       return { ...page, data: page.data.map(toPost) };
     },
 
     async get(principal: Principal, key: string) {
-      const row = await store.findByIdOrSlug(db, key);
-      if (!row || !readable(principal, row)) throw notFound();
+      const row = isStaff(principal) ? await store.findByIdOrSlug(db, key) : await publishedFor(principal, key);
+      if (!row) throw notFound();
       return toPost(row);
     },
 
     /** A published post the caller may read, by id or slug (the school's public post pages; drafts are 404 there). */
     async getPublished(principal: Principal, key: string) {
-      const row = await store.findByIdOrSlug(db, key);
-      if (!publishedFor(principal, row)) throw notFound();
+      const row = await publishedFor(principal, key);
+      if (!row) throw notFound();
       return toPost(row);
     },
 
     /** Whether a post is published and the caller may read it (comments are open only on such posts). */
-    isPublishedFor: async (principal: Principal, id: string) => publishedFor(principal, await store.findById(db, id)),
+    isPublishedFor: async (principal: Principal, id: string) =>
+      /^pst_[0-9a-z]{26}$/.test(id) && (await publishedFor(principal, id)) !== undefined,
 
     async create(input: PostCreate, also?: AlsoWrite) {
       const title = input.title.trim();
@@ -218,7 +230,7 @@ export function postsService(deps: AreaDeps & { store: PostsStore; onChange: () 
     /** Publishes every scheduled post that is due, in one transaction; returns how many. */
     publishDue,
 
-    readableVisibilities,
+    readerOf,
   };
 }
 

@@ -2,6 +2,29 @@ import { sql } from 'kysely';
 import type { Executor, PostsTable } from '../../db/tables.ts';
 import { literalLike } from '../../db/text-match.ts';
 
+/** Who is reading, for the posts rule: staff (`all`), or someone holding the plans `planIds` (none: anonymous, free). */
+export type PostReader = { all: true } | { all: false; planIds: string[] };
+
+/**
+ * The one rule of which posts a reader may read, in SQL for every path (lists, single posts, the comments on them):
+ * published posts, and unless the reader is staff only those public, "members" ones when they hold any plan, and
+ * "plans" ones naming a plan they hold.
+ */
+export function readablePosts(reader: PostReader) {
+  const published = sql<boolean>`${sql.ref('posts.status')} = 'published'`;
+  if (reader.all) return published;
+  const visibility = sql.ref('posts.visibility');
+  const open = [sql<boolean>`${visibility} = 'public'`];
+  if (reader.planIds.length) {
+    open.push(sql<boolean>`${visibility} = 'members'`);
+    const named = reader.planIds.map(
+      (id) => sql<boolean>`${sql.ref('posts.plan_ids')} like ${`%${literalLike(JSON.stringify(id))}%`} escape '\\'`,
+    );
+    open.push(sql<boolean>`(${visibility} = 'plans' and (${sql.join(named, sql` or `)}))`);
+  }
+  return sql<boolean>`(${published} and (${sql.join(open, sql` or `)}))`;
+}
+
 export function postsStore() {
   return {
     baseQuery: (ex: Executor) => ex.selectFrom('posts').selectAll(),
@@ -18,6 +41,15 @@ export function postsStore() {
         .executeTakeFirst(),
 
     findById: (ex: Executor, id: string) => ex.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    /** The post `key` (id or slug) names if `reader` may read it. */
+    findReadable: (ex: Executor, key: string, reader: PostReader) =>
+      ex
+        .selectFrom('posts')
+        .selectAll()
+        .where((eb) => eb.or([eb('id', '=', key), eb('slug', '=', key)]))
+        .where(readablePosts(reader))
+        .executeTakeFirst(),
 
     slugTaken: async (ex: Executor, slug: string, exceptId?: string) => {
       let query = ex.selectFrom('posts').select('id').where('slug', '=', slug);

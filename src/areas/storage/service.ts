@@ -239,7 +239,7 @@ export function storageService(deps: AreaDeps & { store: StorageStore; blobs: Bl
             : 'forged';
         if (verdict === 'forged') throw errors.notFound('file');
         if (verdict === 'expired') {
-          throw errors.accessDenied('This link has expired; load the lesson again for a new one.');
+          throw errors.accessDenied('This link has expired; open the page that gave it again for a new one.');
         }
       }
       return {

@@ -105,6 +105,28 @@ export function enrollmentRules(deps: { db: Db; clock: Clock; store: StudentsSto
       return { outcome, inserted, enrollment: await read(trx, user.id, course.id) };
     },
 
+    /**
+     * Moves when `userId`'s enrollment in `courseId` ends, while it still comes from `source` (a subscription renewed,
+     * lapsed or canceled moves the end of what it opened): null never, a time at or before now ends it. A revoked one
+     * is reopened when the new end is ahead. An enrollment from another source is left as it is. Returns whether it
+     * changed anything.
+     */
+    async setExpiry(
+      trx: Executor,
+      userId: string,
+      courseId: string,
+      source: EnrollmentsTable['source'],
+      expiresAt: string | null,
+    ): Promise<boolean> {
+      const row = await store.lockEnrollment(trx, userId, courseId);
+      if (!row || row.source !== source) return false;
+      const opens = row.status === 'revoked' && (expiresAt === null || expiresAt > now());
+      const status = opens ? (row.completed_at ? 'completed' : 'active') : row.status;
+      if (status === row.status && row.expires_at === expiresAt) return false;
+      await store.updateEnrollment(trx, row.id, { status, expires_at: expiresAt });
+      return true;
+    },
+
     async list(userId: string, query: EnrollmentListQuery) {
       let q = store.enrollmentsQuery(db, userId, now());
       if (query.status) q = q.where(store.effectiveStatusIs(now(), query.status));

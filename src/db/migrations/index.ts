@@ -11,6 +11,8 @@ import { storage } from './009_storage.ts';
 import { certificates } from './010_certificates.ts';
 import { quizzes } from './011_quizzes.ts';
 import { commerce } from './012_commerce.ts';
+import { memberships } from './013_memberships.ts';
+import { couponAndProductIndexes } from './014_coupon_and_product_indexes.ts';
 import { analytics } from './015_analytics.ts';
 
 /** Migrations live in code, in order; names never change once released. */
@@ -27,6 +29,8 @@ const migrations: Record<string, Migration> = {
   '010_certificates': certificates,
   '011_quizzes': quizzes,
   '012_commerce': commerce,
+  '013_memberships': memberships,
+  '014_coupon_and_product_indexes': couponAndProductIndexes,
   '015_analytics': analytics,
 };
 

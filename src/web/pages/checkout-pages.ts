@@ -11,6 +11,7 @@ import {
   checkoutPath,
   checkoutView,
   type ItemLink,
+  myMembershipsView,
   myOrdersView,
   orderPath,
   orderView,
@@ -46,9 +47,13 @@ const heldHref = (item: { type: string; slug: string }) =>
  */
 export function registerCheckoutPages(
   app: FastifyInstance,
-  deps: { areas: Pick<Areas, 'orders' | 'school'>; render: PageRenderer; testPayments: TestProvider | undefined },
+  deps: {
+    areas: Pick<Areas, 'orders' | 'school' | 'subscriptions' | 'membershipPlans'>;
+    render: PageRenderer;
+    testPayments: TestProvider | undefined;
+  },
 ) {
-  const { orders } = deps.areas;
+  const { orders, subscriptions, membershipPlans } = deps.areas;
   const config = { page: true };
 
   const signedIn = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -209,11 +214,60 @@ export function registerCheckoutPages(
     },
   );
 
-  app.get('/orders', { config, preHandler: signedIn }, async (request, reply) => {
+  /** The viewer's memberships with their plans' names (plans they may no longer see keep their id). */
+  async function membershipsOf(principal: ReturnType<typeof viewerPrincipal>, userId: string) {
+    const { data } = await subscriptions.list(principal, { limit: 100, user_id: userId });
+    return Promise.all(
+      data.map(async (s) => ({
+        id: s.id,
+        planName: await membershipPlans.get(principal, s.plan_id).then(
+          (plan) => plan.name,
+          () => s.plan_id,
+        ),
+        status: s.status,
+        periodEnd: s.current_period_end,
+        trialEnd: s.trial_end,
+        cancelAtPeriodEnd: s.cancel_at_period_end,
+      })),
+    );
+  }
+
+  async function myOrders(request: FastifyRequest, reply: FastifyReply, problem?: string, status = 200) {
     const principal = viewerPrincipal(request.viewer);
-    const page = await orders.list(principal, { limit: 100, user_id: request.viewer?.id });
-    return deps.render(request, reply, 'My orders', myOrdersView(page.data, await locale()));
-  });
+    const userId = request.viewer?.id ?? '';
+    const [page, memberships] = await Promise.all([
+      orders.list(principal, { limit: 100, user_id: userId }),
+      membershipsOf(principal, userId),
+    ]);
+    const body = html`${problem ? html`<p class="warning" role="alert">${problem}</p>` : ''}${myMembershipsView(
+      memberships,
+      reply.generateCsrf(),
+    )}<h2>Orders</h2>${myOrdersView(page.data, await locale())}`;
+    return deps.render(request, reply, 'My orders', body, status);
+  }
+
+  app.get('/orders', { config, preHandler: signedIn }, (request, reply) => myOrders(request, reply));
+
+  for (const action of ['cancel', 'resume'] as const) {
+    app.post<{ Params: { id: string } }>(
+      `/subscriptions/:id/${action}`,
+      { config, preHandler: [signedIn, app.csrfProtection] },
+      async (request, reply) => {
+        const principal = viewerPrincipal(request.viewer);
+        if (!/^sub_[0-9a-z]{26}$/.test(request.params.id)) return reply.callNotFound();
+        try {
+          if (action === 'cancel')
+            await subscriptions.cancelMine(principal, request.params.id, { at_period_end: true });
+          else await subscriptions.resumeMine(principal, request.params.id);
+        } catch (error) {
+          const refused = refusal(error);
+          if (!refused) throw error;
+          return myOrders(request, reply, refused.message, refused.status);
+        }
+        return reply.redirect('/orders', 303);
+      },
+    );
+  }
 
   const test = deps.testPayments;
   if (!test) return;

@@ -6,7 +6,19 @@ import type { SharedPages } from './shared-pages.ts';
 
 /** What the public site's handlers are built from (the composition root passes it). */
 export type SiteDeps = {
-  areas: Pick<Areas, 'courses' | 'curriculum' | 'lecturers' | 'posts' | 'pages' | 'school' | 'students' | 'orders'>;
+  areas: Pick<
+    Areas,
+    | 'courses'
+    | 'curriculum'
+    | 'lecturers'
+    | 'posts'
+    | 'pages'
+    | 'school'
+    | 'students'
+    | 'orders'
+    | 'membershipPlans'
+    | 'digitalProducts'
+  >;
   pages: SharedPages;
   baseUrl: string;
 };

@@ -4,9 +4,11 @@ import type { PageRenderer } from '../page-context.ts';
 import { registerCoursePages } from './course-pages.ts';
 import { registerHomePage } from './home-page.ts';
 import { registerPeopleAndPostPages } from './people-and-posts.ts';
+import { registerPlanPages } from './plan-pages.ts';
+import { registerProductPages } from './product-pages.ts';
 import type { SiteDeps } from './site-deps.ts';
 
-/** The school's public website: home, catalog, courses and their lessons, lecturers, posts and pages. */
+/** The school's public website: home, catalog, courses and their lessons, products, lecturers, posts, pages and plans. */
 export function registerPublicSite(
   app: FastifyInstance,
   deps: SiteDeps & { setup: SetupService; render: PageRenderer },
@@ -14,5 +16,7 @@ export function registerPublicSite(
   deps.pages.install(app);
   registerHomePage(app, deps);
   registerCoursePages(app, deps);
+  registerProductPages(app, deps);
   registerPeopleAndPostPages(app, deps);
+  registerPlanPages(app, deps);
 }

@@ -149,3 +149,39 @@ export function testPaymentView(data: { order: Order; csrf: string; action: stri
 <button type="submit" name="outcome" value="decline" class="secondary">Decline (test)</button></p>
 </form>`;
 }
+
+/** One of the signed-in person's memberships, with its plan's name. */
+export type MyMembership = {
+  id: string;
+  planName: string;
+  status: string;
+  periodEnd: string | null;
+  trialEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+};
+
+/** "My memberships": each subscription's state, when it renews or ends, and the button that cancels or resumes it. */
+export function myMembershipsView(items: MyMembership[], csrf: string): SafeHtml {
+  if (items.length === 0) return html``;
+  const day = (at: string) => at.slice(0, 10);
+  const line = (m: MyMembership) => {
+    const live = m.status === 'trialing' || m.status === 'active' || m.status === 'past_due';
+    const when = !m.periodEnd
+      ? 'For life.'
+      : m.cancelAtPeriodEnd
+        ? `Ends on ${day(m.periodEnd)}.`
+        : m.status === 'trialing'
+          ? `Free trial until ${day(m.trialEnd ?? m.periodEnd)}, then it renews.`
+          : live
+            ? `Renews on ${day(m.periodEnd)}.`
+            : '';
+    const action =
+      live && m.periodEnd && !m.cancelAtPeriodEnd
+        ? html`<form method="post" action="/subscriptions/${m.id}/cancel"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" class="secondary">Cancel at the end of the period</button></form>`
+        : live && m.cancelAtPeriodEnd
+          ? html`<form method="post" action="/subscriptions/${m.id}/resume"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit">Keep my membership</button></form>`
+          : '';
+    return html`<li><strong>${m.planName}</strong> — ${m.status.replace('_', ' ')}. ${when}${action}</li>`;
+  };
+  return html`<section aria-labelledby="memberships"><h2 id="memberships">My memberships</h2><ul class="my-memberships">${items.map(line)}</ul></section>`;
+}

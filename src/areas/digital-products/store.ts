@@ -1,0 +1,147 @@
+import type { Updateable } from 'kysely';
+import type { Executor, ProductGrantsTable, ProductsTable } from '../../db/tables.ts';
+
+export function digitalProductsStore() {
+  return {
+    baseQuery: (ex: Executor) => ex.selectFrom('products').selectAll(),
+
+    findByIdOrSlug: (ex: Executor, key: string) =>
+      ex
+        .selectFrom('products')
+        .selectAll()
+        .where((eb) => eb.or([eb('id', '=', key), eb('slug', '=', key)]))
+        .executeTakeFirst(),
+
+    slugTaken: async (ex: Executor, slug: string, exceptId?: string) => {
+      let query = ex.selectFrom('products').select('id').where('slug', '=', slug);
+      if (exceptId) query = query.where('id', '!=', exceptId);
+      return (await query.executeTakeFirst()) !== undefined;
+    },
+
+    insert: async (ex: Executor, row: ProductsTable) => {
+      await ex.insertInto('products').values(row).execute();
+    },
+
+    update: async (ex: Executor, id: string, changes: Updateable<ProductsTable>) => {
+      await ex.updateTable('products').set(changes).where('id', '=', id).execute();
+    },
+
+    /** The files of `productIds`, each product's in order, with what the asset says of them. */
+    files: (ex: Executor, productIds: string[]) =>
+      productIds.length === 0
+        ? Promise.resolve([])
+        : ex
+            .selectFrom('product_files')
+            .innerJoin('assets', 'assets.id', 'product_files.asset_id')
+            .select([
+              'product_files.product_id',
+              'product_files.asset_id',
+              'assets.filename',
+              'assets.content_type',
+              'assets.byte_size',
+            ])
+            .where('product_files.product_id', 'in', productIds)
+            .orderBy('product_files.product_id')
+            .orderBy('product_files.position')
+            .execute(),
+
+    replaceFiles: async (ex: Executor, productId: string, assetIds: string[]) => {
+      await ex.deleteFrom('product_files').where('product_id', '=', productId).execute();
+      if (assetIds.length) {
+        await ex
+          .insertInto('product_files')
+          .values(assetIds.map((asset_id, position) => ({ product_id: productId, asset_id, position })))
+          .execute();
+      }
+    },
+
+    /** Deletes the product only while it is a draft that no order item names; returns whether it did. */
+    deleteUnsoldDraft: async (ex: Executor, id: string) => {
+      const result = await ex
+        .deleteFrom('products')
+        .where('id', '=', id)
+        .where('status', '=', 'draft')
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(selectFrom('order_items').select('id').where('item_type', '=', 'product').where('item_id', '=', id)),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+
+    /**
+     * The ids of the products `userId` holds: an unrevoked grant, or a plan among `planIds` (the plans they hold now)
+     * that includes the product. Only `productId`, when given.
+     */
+    heldProductIds: async (ex: Executor, userId: string, planIds: string[], productId?: string) => {
+      let granted = ex
+        .selectFrom('product_grants')
+        .select('product_id')
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null);
+      if (productId) granted = granted.where('product_id', '=', productId);
+      const rows = await (planIds.length
+        ? granted.union(() => {
+            let q = ex.selectFrom('plan_products').select('product_id').where('plan_id', 'in', planIds);
+            if (productId) q = q.where('product_id', '=', productId);
+            return q;
+          })
+        : granted
+      ).execute();
+      return [...new Set(rows.map((r) => r.product_id))];
+    },
+
+    userExists: async (ex: Executor, id: string) =>
+      (await ex.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined,
+
+    grantsQuery: (ex: Executor) => ex.selectFrom('product_grants').selectAll(),
+
+    findGrant: (ex: Executor, productId: string, userId: string) =>
+      ex
+        .selectFrom('product_grants')
+        .selectAll()
+        .where('product_id', '=', productId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst(),
+
+    /**
+     * Grants the product, or reopens a revoked grant with the new source and order, in one statement (the unique
+     * index on product and person decides between two at once). An active grant is left as it is. Returns the row
+     * written, or undefined when the grant was already active.
+     */
+    upsertGrant: (ex: Executor, row: ProductGrantsTable) =>
+      ex
+        .insertInto('product_grants')
+        .values(row)
+        .onConflict((oc) =>
+          oc
+            .columns(['product_id', 'user_id'])
+            .doUpdateSet({
+              source: row.source,
+              order_id: row.order_id,
+              granted_at: row.granted_at,
+              revoked_at: null,
+            })
+            .where('product_grants.revoked_at', 'is not', null),
+        )
+        .returningAll()
+        .executeTakeFirst(),
+
+    /** Revokes the active grants `where` selects; returns how many. */
+    revokeGrants: async (
+      ex: Executor,
+      at: string,
+      where: { productId: string; userId: string } | { orderId: string },
+    ) => {
+      let q = ex.updateTable('product_grants').set({ revoked_at: at }).where('revoked_at', 'is', null);
+      q =
+        'orderId' in where
+          ? q.where('order_id', '=', where.orderId)
+          : q.where('product_id', '=', where.productId).where('user_id', '=', where.userId);
+      return Number((await q.executeTakeFirst()).numUpdatedRows);
+    },
+  };
+}
+
+export type DigitalProductsStore = ReturnType<typeof digitalProductsStore>;

@@ -1,0 +1,97 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../http/errors.ts';
+import { isStaff, type Principal } from '../../http/principal.ts';
+import type { PageRenderer } from '../page-context.ts';
+import { viewerPrincipal } from '../viewer.ts';
+import { checkoutPath } from '../views/checkout.ts';
+import { metaTags } from '../views/meta.ts';
+import {
+  myDownloadsView,
+  type ProductAction,
+  productJsonLd,
+  productListView,
+  productPath,
+  productView,
+} from '../views/products.ts';
+import { summary } from '../views/text.ts';
+import { browse, type SiteDeps, schoolFacts, withQuery } from './site-deps.ts';
+
+export const PRODUCTS_PAGE_SIZE = 12;
+
+/**
+ * The digital products: the published ones (/products), a product's page (/products/<slug>) with its buy box — or,
+ * for someone who holds it, its files' download links — and "My downloads" (/downloads, signed in). Who sees and who
+ * downloads what is the digital products service's one rule for the viewer; anything else is 404.
+ */
+export function registerProductPages(app: FastifyInstance, deps: SiteDeps & { render: PageRenderer }) {
+  const products = deps.areas.digitalProducts;
+  const config = { page: true, sharedPage: true };
+
+  app.get<{ Querystring: Record<string, unknown> }>('/products', { config }, async (request, reply) => {
+    const principal = viewerPrincipal(request.viewer);
+    const [school, page] = await Promise.all([
+      schoolFacts(deps.areas.school),
+      browse(
+        request.query,
+        PRODUCTS_PAGE_SIZE,
+        (cursor) => products.list(principal, { ...cursor, status: 'published' }),
+        (cursor) => withQuery('/products', cursor),
+      ),
+    ]);
+    const head = metaTags({
+      title: 'Products',
+      description: `Downloads from ${school.name}.`,
+      url: `${deps.baseUrl}/products`,
+      siteName: school.name,
+      noindex: Boolean(request.query.after || request.query.before),
+    });
+    const body = productListView({ products: page.data, locale: school.locale, ...page });
+    return deps.pages.send(request, reply, 'Products', body, { head });
+  });
+
+  /** The product's files with their links, if the viewer may download them (a holder, or staff). */
+  async function downloadsFor(principal: Principal, productId: string) {
+    if (principal.kind !== 'user') return undefined;
+    try {
+      return await products.downloads(principal, productId);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'not_found') return undefined;
+      throw error;
+    }
+  }
+
+  app.get<{ Params: { slug: string } }>('/products/:slug', { config }, async (request, reply) => {
+    const principal = viewerPrincipal(request.viewer);
+    const product = await products.get(principal, request.params.slug);
+    const [school, downloads] = await Promise.all([
+      schoolFacts(deps.areas.school),
+      downloadsFor(principal, product.id),
+    ]);
+    const action: ProductAction = downloads
+      ? { kind: 'download', downloads, staff: isStaff(principal) }
+      : product.status !== 'published'
+        ? { kind: 'none' }
+        : product.price && !deps.areas.orders.takesPayments
+          ? { kind: 'no-payments' }
+          : { kind: 'checkout', href: checkoutPath('product', product.slug), free: product.price === null };
+    const head = metaTags({
+      title: product.title,
+      description: summary(product.description || product.title),
+      url: `${deps.baseUrl}${productPath(product.slug)}`,
+      siteName: school.name,
+      noindex: product.status !== 'published',
+      jsonLd: productJsonLd(product, { baseUrl: deps.baseUrl }),
+    });
+    const body = productView({ product, locale: school.locale, action });
+    return deps.pages.send(request, reply, product.title, body, { head });
+  });
+
+  const signedIn = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.viewer) return reply.redirect(`/signin?return_to=${encodeURIComponent(request.url)}`, 303);
+  };
+
+  app.get('/downloads', { config: { page: true }, preHandler: signedIn }, async (request, reply) => {
+    const items = await products.myDownloads(viewerPrincipal(request.viewer));
+    return deps.render(request, reply, 'My downloads', myDownloadsView(items));
+  });
+}
