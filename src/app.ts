@@ -66,6 +66,7 @@ import { renderErrorPage } from './web/error-page.ts';
 import { pageRenderer, pageWriter, requestPageContext } from './web/page-context.ts';
 import { registerCertificatePages } from './web/pages/certificate-page.ts';
 import { registerCheckoutPages } from './web/pages/checkout-pages.ts';
+import { registerDashboardPage } from './web/pages/dashboard-page.ts';
 import { registerLearnPages } from './web/pages/learn-pages.ts';
 import { sharedPages, WEB_CACHE } from './web/pages/shared-pages.ts';
 import { registerPublicSite } from './web/pages/site.ts';
@@ -387,6 +388,7 @@ export async function buildApp(deps: AppDeps) {
       schoolName,
     });
     registerLearnPages(pages, { areas, render });
+    registerDashboardPage(pages, { analytics: areas.analytics, school: areas.school, write });
     registerCheckoutPages(pages, { areas, render, testPayments });
     registerCertificatePages(pages, {
       certificates: areas.certificates,

@@ -9,6 +9,9 @@ import type { MediaUrls } from '../storage/media-urls.ts';
 import { accountRoutes } from './account/routes.ts';
 import { accountService } from './account/service.ts';
 import { accountStore } from './account/store.ts';
+import { analyticsRoutes } from './analytics/routes.ts';
+import { analyticsService } from './analytics/service.ts';
+import { analyticsStore } from './analytics/store.ts';
 import { appearanceRoutes } from './appearance/routes.ts';
 import { appearanceService } from './appearance/service.ts';
 import { appearanceStore } from './appearance/store.ts';
@@ -132,6 +135,7 @@ export function buildAreas(
     onAccessChange: deps.onAccessChange,
   });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
+  const analytics = analyticsService({ ...deps, store: analyticsStore() });
   const coupons = couponsService({ ...deps, store: couponsStore() });
   const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage });
   const ordersData = ordersStore();
@@ -162,6 +166,7 @@ export function buildAreas(
     account,
     students,
     outbox,
+    analytics,
     membershipPlans,
     subscriptions,
     members,
@@ -189,6 +194,7 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   outboxRoutes(api, areas.outbox);
   ordersRoutes(api, areas.orders);
   storageRoutes(api, areas.storage);
+  analyticsRoutes(api, areas.analytics);
   membershipPlansRoutes(api, areas.membershipPlans);
   subscriptionsRoutes(api, areas.subscriptions);
   membersRoutes(api, areas.members);

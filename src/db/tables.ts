@@ -502,6 +502,8 @@ export type MembersTable = {
 /** Provider events already applied: inserted in the applying transaction, so each applies once. */
 export type PaymentEventsTable = { provider: string; event_id: string; type: string; received_at: Timestamp };
 export type CountersTable = { name: string; value: number };
+/** The payment ledger summed per currency and 15-minute UTC slot (`YYYY-MM-DDTHH:MM`), for the revenue series. */
+export type RevenueSlotsTable = { slot: string; currency: string; charged: number; refunded: number };
 
 export type Tables = {
   membership_plans: MembershipPlansTable;
@@ -520,6 +522,7 @@ export type Tables = {
   members: MembersTable;
   payment_events: PaymentEventsTable;
   counters: CountersTable;
+  revenue_slots: RevenueSlotsTable;
   assets: AssetsTable;
   certificates: CertificatesTable;
   quiz_attempts: QuizAttemptsTable;

@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor, OrderItemsTable, OrdersTable, PaymentsTable } from '../../db/tables.ts';
+import { addToRevenueRollup } from '../analytics/revenue-rollup.ts';
 
 export function ordersStore() {
   return {
@@ -25,9 +26,16 @@ export function ordersStore() {
       if (rows.length) await ex.insertInto('order_items').values(rows).execute();
     },
 
-    /** Records a charge or refund in the ledger (a provider reference recorded before is a unique violation). */
+    /**
+     * Records a charge or refund in the ledger (a provider reference recorded before is a unique violation), and adds
+     * it to the revenue rollup the analytics read, in the same transaction (one of its own when `ex` is not one).
+     */
     insertPayment: async (ex: Executor, row: Insertable<PaymentsTable>) => {
-      await ex.insertInto('payments').values(row).execute();
+      const record = async (trx: Executor) => {
+        await trx.insertInto('payments').values(row).execute();
+        await addToRevenueRollup(trx, row);
+      };
+      await (ex.isTransaction ? record(ex) : ex.transaction().execute(record));
     },
 
     paymentRecorded: async (ex: Executor, provider: PaymentsTable['provider'], ref: string) =>

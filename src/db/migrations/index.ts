@@ -13,6 +13,7 @@ import { quizzes } from './011_quizzes.ts';
 import { commerce } from './012_commerce.ts';
 import { memberships } from './013_memberships.ts';
 import { couponAndProductIndexes } from './014_coupon_and_product_indexes.ts';
+import { analytics } from './015_analytics.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '012_commerce': commerce,
   '013_memberships': memberships,
   '014_coupon_and_product_indexes': couponAndProductIndexes,
+  '015_analytics': analytics,
 };
 
 export const migrationProvider: MigrationProvider = {

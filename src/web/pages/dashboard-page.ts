@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  addDays,
+  addMonths,
+  bucketStartOf,
+  type Interval,
+  MAX_BUCKETS,
+  nextBucket,
+} from '../../areas/analytics/buckets.ts';
+import type { Metric, Series } from '../../areas/analytics/schema.ts';
+import type { AnalyticsService } from '../../areas/analytics/service.ts';
+import type { Areas } from '../../areas/index.ts';
+import { isStaff } from '../../http/principal.ts';
+import { html } from '../html.ts';
+import type { PageWriter } from '../page-context.ts';
+import { viewerPrincipal } from '../viewer.ts';
+import {
+  DASHBOARD_RANGES,
+  type DashboardRange,
+  dashboardMetrics,
+  dashboardPath,
+  dashboardView,
+} from '../views/dashboard.ts';
+import { one, schoolFacts } from './site-deps.ts';
+
+/** A file served under /assets for a year: its URL carries a version, so a new one is a new URL. */
+type Asset = { body: Buffer; type: string; href: string };
+
+const LONG_CACHE = 'public, max-age=31536000, immutable';
+
+function ownAsset(file: string, path: string, type: string): Asset {
+  const body = readFileSync(new URL(`../client/${file}`, import.meta.url));
+  const version = createHash('sha256').update(body).digest('base64url').slice(0, 12);
+  return { body, type, href: `${path}?v=${version}` };
+}
+
+/** Chart.js's browser build, straight from the installed package (no copy in the repository, no CDN). */
+function chartJs(): Asset {
+  const dist = dirname(createRequire(import.meta.url).resolve('chart.js'));
+  const { version } = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as { version: string };
+  const body = readFileSync(join(dist, 'chart.umd.min.js'));
+  return { body, type: 'text/javascript; charset=utf-8', href: `/assets/vendor/chart.umd.js?v=${version}` };
+}
+
+/** The first day of each range, counted back from today so that the range ends with today's bucket. */
+function rangeStart(range: DashboardRange, today: string, interval: Interval): string {
+  const back =
+    range === '30d'
+      ? addDays(today, -29)
+      : range === '90d'
+        ? addDays(today, -89)
+        : addDays(addMonths(today, range === '12m' ? -12 : -36), 1);
+  // Whole buckets only: a range starting mid-week or mid-month starts with the next one.
+  const start = bucketStartOf(back, interval);
+  return start === back ? start : nextBucket(start, interval);
+}
+
+/** The intervals a range can be drawn by (a series by day covers at most MAX_BUCKETS.day days). */
+function intervalFor(range: DashboardRange, asked: Interval, today: string): Interval {
+  if (asked !== 'day') return asked;
+  const days = (Date.parse(today) - Date.parse(rangeStart(range, today, 'day'))) / 86_400_000 + 1;
+  return days > MAX_BUCKETS.day ? 'week' : 'day';
+}
+
+/**
+ * The owner's dashboard at /dashboard: charts of revenue, enrollments, completions, active students, new and churned
+ * members and recurring revenue, by day, week or month over a range chosen with plain links. Staff and the owner see
+ * it; a signed-out visitor is sent to sign in, a student gets the 404 page. The figures are the analytics area's,
+ * read as the signed-in person.
+ */
+export function registerDashboardPage(
+  app: FastifyInstance,
+  deps: { analytics: AnalyticsService; school: Areas['school']; write: PageWriter },
+) {
+  const script = ownAsset('dashboard.js', '/assets/dashboard.js', 'text/javascript; charset=utf-8');
+  const style = ownAsset('dashboard.css', '/assets/dashboard.css', 'text/css; charset=utf-8');
+  const chart = chartJs();
+  for (const asset of [script, style, chart]) {
+    app.get(asset.href.split('?')[0] as string, { config: { public: true } }, async (_request, reply: FastifyReply) =>
+      reply.type(asset.type).header('cache-control', LONG_CACHE).send(asset.body),
+    );
+  }
+
+  app.get<{ Querystring: Record<string, unknown> }>(
+    '/dashboard',
+    { config: { page: true } },
+    async (request, reply) => {
+      if (!request.viewer) return reply.redirect(`/signin?return_to=${encodeURIComponent('/dashboard')}`, 303);
+      const principal = viewerPrincipal(request.viewer);
+      if (!isStaff(principal)) return reply.callNotFound();
+      const range = (DASHBOARD_RANGES as readonly string[]).includes(one(request.query.range))
+        ? (one(request.query.range) as DashboardRange)
+        : '30d';
+      const asked = (['day', 'week', 'month'] as const).find((i) => i === one(request.query.interval)) ?? 'day';
+      const { today } = await deps.analytics.calendar(principal);
+      const interval = intervalFor(range, asked, today);
+      const from = rangeStart(range, today, interval);
+      const [school, ...all] = await Promise.all([
+        schoolFacts(deps.school),
+        ...dashboardMetrics().map((metric) => deps.analytics.series(principal, { metric, interval, from, to: today })),
+      ]);
+      const series = new Map<Metric, Series>(all.map((s) => [s.metric, s]));
+      const body = dashboardView({
+        interval,
+        range,
+        locale: school.locale,
+        series,
+        note:
+          interval === asked
+            ? undefined
+            : `A series by day covers at most ${MAX_BUCKETS.day} days, so this range is shown by week.`,
+      });
+      const head = html`<link rel="stylesheet" href="${style.href}">`;
+      const page = html`${body}
+<script src="${chart.href}"></script>
+<script src="${script.href}"></script>`;
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(await deps.write(request, 'Dashboard', page, { head, path: dashboardPath(interval, range) }));
+    },
+  );
+}
