@@ -137,7 +137,7 @@ export function buildAreas(
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
   const analytics = analyticsService({ ...deps, store: analyticsStore() });
   const coupons = couponsService({ ...deps, store: couponsStore() });
-  const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage });
+  const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage, memberships });
   const ordersData = ordersStore();
   const orders = ordersService({
     ...deps,

@@ -9,7 +9,7 @@ import { paginate } from '../pagination.ts';
 import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
 import type { StorageService } from '../storage/service.ts';
-import { membershipRule } from '../subscriptions/memberships.ts';
+import type { MembershipRule } from '../subscriptions/memberships.ts';
 import { productGrants } from './grants.ts';
 import {
   type DigitalProduct,
@@ -28,11 +28,17 @@ type Status = ProductsTable['status'];
  * expire. Anonymous callers and students see published products (and, signed in, the archived ones they hold);
  * staff see everything. Anything else is 404.
  */
-export function digitalProductsService(deps: AreaDeps & { store: DigitalProductsStore; storage: StorageService }) {
-  const { db, clock, store, storage, config } = deps;
+export function digitalProductsService(
+  deps: AreaDeps & {
+    store: DigitalProductsStore;
+    storage: StorageService;
+    /** Who holds which plan now (a plan can include products). */
+    memberships: Pick<MembershipRule, 'activePlanIds'>;
+  },
+) {
+  const { db, clock, store, storage, memberships } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('digital product');
-  const memberships = membershipRule(config.SUBSCRIPTION_GRACE_DAYS);
 
   async function toProducts(ex: Executor, rows: ProductsTable[]): Promise<DigitalProduct[]> {
     const files = await store.files(
@@ -65,9 +71,9 @@ export function digitalProductsService(deps: AreaDeps & { store: DigitalProducts
   const toProduct = async (ex: Executor, row: ProductsTable) => (await toProducts(ex, [row]))[0] as DigitalProduct;
 
   /** The products a person holds now: an unrevoked grant, or a plan they hold (the membership rule) including it. */
-  async function heldBy(userId: string, productId?: string) {
-    const plans = await memberships.activePlanIds(db, userId, now());
-    return store.heldProductIds(db, userId, plans, productId);
+  async function heldBy(userId: string, productId?: string, ex: Executor = db) {
+    const plans = await memberships.activePlanIds(ex, userId, now());
+    return store.heldProductIds(ex, userId, plans, productId);
   }
 
   /**
@@ -258,6 +264,10 @@ export function digitalProductsService(deps: AreaDeps & { store: DigitalProducts
     },
 
     /** A published product as the checkout sells it; 404 for anything else. */
+    /** Whether `userId` holds the product now (a grant, or a plan including it), read on the caller's transaction. */
+    holds: async (ex: Executor, userId: string, productId: string) =>
+      (await heldBy(userId, productId, ex)).includes(productId),
+
     async forSale(ex: Executor, key: string) {
       const row = await store.findByIdOrSlug(ex, key);
       if (row?.status !== 'published') throw notFound();

@@ -161,16 +161,7 @@ export function checkoutService(
 
   async function holds(ex: Executor, userId: string, sale: Sale) {
     if (sale.type === 'course') return deps.students.holdsCourse(ex, userId, sale.itemId);
-    if (sale.type === 'product')
-      return (
-        (await ex
-          .selectFrom('product_grants')
-          .select('id')
-          .where('product_id', '=', sale.itemId)
-          .where('user_id', '=', userId)
-          .where('revoked_at', 'is', null)
-          .executeTakeFirst()) !== undefined
-      );
+    if (sale.type === 'product') return deps.products?.holds(ex, userId, sale.itemId) ?? false;
     return (
       (await ex
         .selectFrom('subscriptions')

@@ -39,6 +39,7 @@ export type PlanPort = {
 };
 
 export type ProductPort = {
+  holds(ex: Executor, userId: string, productId: string): Promise<boolean>;
   forSale(ex: Executor, key: string): Promise<{ id: string; title: string; slug: string; price: Money | null }>;
   grant(
     trx: Executor,

@@ -47,7 +47,9 @@ export function planAccess(deps: {
     for (const [courseId, end] of until) {
       const row = current.get(courseId);
       if (row?.source === 'subscription') {
-        await enrollments.setExpiry(trx, userId, courseId, 'subscription', end);
+        // Unchanged (the common case on a resync): no row lock, no write.
+        if (row.expires_at !== end || row.status === 'revoked')
+          await enrollments.setExpiry(trx, userId, courseId, 'subscription', end);
         continue;
       }
       if (row && givesAccess(row, now)) continue;
