@@ -6,8 +6,6 @@ import { deliver, type FakeStripe, type Obj, startFakeStripe } from '../support/
 import { courseWithLesson, ok, opens, planWithPrice, type Subscription } from '../support/memberships.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
-type Client = ReturnType<typeof apiClient>;
-
 const SECRET = 'whsec_school_endpoint';
 const DAY_MS = 86_400_000;
 const STAFF =

@@ -202,6 +202,13 @@ export function couponsService(deps: AreaDeps & { store: CouponsStore }) {
 
   const redemptions = couponRedemptions(store);
 
+  /** Disables or enables the coupon; an unknown id changes nothing and reads as 404. */
+  async function setDisabled(id: string, disabled: boolean) {
+    const at = now();
+    await store.setDisabled(db, id, disabled ? at : null, at);
+    return toCoupon(await load(db, id));
+  }
+
   return {
     async list(query: CouponListQuery) {
       const page = await paginate(filtered(query), query, 'id', 'created_at');
@@ -211,9 +218,11 @@ export function couponsService(deps: AreaDeps & { store: CouponsStore }) {
     /** Every coupon the list's filters select, in the list's order, as CSV lines (a header first); not paged. */
     async *exportCsv(query: CouponListQuery): AsyncIterable<string> {
       yield csvLine([...CSV_COLUMNS]);
+      // Built once: every page judges the coupons' state at the same moment.
+      const selected = filtered(query);
       for (let after: string | undefined; ; ) {
         const params = { ...query, limit: EXPORT_PAGE, starting_after: after };
-        const page = await paginate(filtered(query), params, 'id', 'created_at');
+        const page = await paginate(selected, params, 'id', 'created_at');
         for (const row of page.data) {
           const c = toCoupon(row as CouponRow);
           yield csvLine([
@@ -336,17 +345,8 @@ export function couponsService(deps: AreaDeps & { store: CouponsStore }) {
       );
     },
 
-    async disable(id: string) {
-      await load(db, id);
-      await store.setDisabled(db, id, now(), now());
-      return toCoupon(await load(db, id));
-    },
-
-    async enable(id: string) {
-      await load(db, id);
-      await store.setDisabled(db, id, null, now());
-      return toCoupon(await load(db, id));
-    },
+    disable: (id: string) => setDisabled(id, true),
+    enable: (id: string) => setDisabled(id, false),
 
     ...redemptions,
   };

@@ -102,6 +102,9 @@ export function coursesStore() {
     },
 
     /** Published courses of the given visibilities among `ids`. */
+    findByIds: (ex: Executor, ids: string[]) =>
+      ids.length === 0 ? Promise.resolve([]) : ex.selectFrom('courses').selectAll().where('id', 'in', ids).execute(),
+
     publishedAmong: (ex: Executor, ids: string[], visibilities: CoursesTable['visibility'][]) =>
       ids.length === 0
         ? Promise.resolve([])

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Plan } from '../../areas/membership-plans/schema.ts';
-import { ApiError } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import { metaTags } from '../views/meta.ts';
@@ -21,17 +20,14 @@ export function registerPlanPages(app: FastifyInstance, deps: SiteDeps) {
   const { membershipPlans, courses } = deps.areas;
   const config = { page: true, sharedPage: true };
 
-  /** The plan's courses the viewer may see, in the plan's order (a draft or private one is left out). */
-  async function withCourses(principal: Principal, plan: Plan): Promise<PlanWithCourses> {
-    const found = await Promise.all(
-      plan.course_ids.map((id) =>
-        courses.get(principal, id).catch((error: unknown) => {
-          if (error instanceof ApiError && error.code === 'not_found') return undefined;
-          throw error;
-        }),
-      ),
+  /** The plans' courses the viewer may see, each plan's in its order (a draft or private one is left out). */
+  async function withCourses(principal: Principal, plans: Plan[]): Promise<PlanWithCourses[]> {
+    const seen = await courses.visibleAmong(
+      principal,
+      plans.flatMap((plan) => plan.course_ids),
     );
-    return { plan, courses: found.filter((c) => c !== undefined) };
+    const byId = new Map(seen.map((course) => [course.id, course]));
+    return plans.map((plan) => ({ plan, courses: plan.course_ids.flatMap((id) => byId.get(id) ?? []) }));
   }
 
   app.get<{ Querystring: Record<string, unknown> }>('/plans', { config }, async (request, reply) => {
@@ -45,7 +41,7 @@ export function registerPlanPages(app: FastifyInstance, deps: SiteDeps) {
         (cursor) => withQuery('/plans', cursor),
       ),
     ]);
-    const plans = await Promise.all(page.data.map((plan) => withCourses(principal, plan)));
+    const plans = await withCourses(principal, page.data);
     const head = metaTags({
       title: 'Membership plans',
       description: `The memberships of ${school.name}.`,
@@ -60,7 +56,7 @@ export function registerPlanPages(app: FastifyInstance, deps: SiteDeps) {
   app.get<{ Params: { slug: string } }>('/plans/:slug', { config }, async (request, reply) => {
     const principal = viewerPrincipal(request.viewer);
     const plan = await membershipPlans.get(principal, request.params.slug);
-    const [school, data] = await Promise.all([schoolFacts(deps.areas.school), withCourses(principal, plan)]);
+    const [school, [data]] = await Promise.all([schoolFacts(deps.areas.school), withCourses(principal, [plan])]);
     const head = metaTags({
       title: plan.name,
       description: summary(plan.description || plan.benefits.join(', ') || plan.name),
