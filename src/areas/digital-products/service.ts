@@ -243,6 +243,15 @@ export function digitalProductsService(
     archive: (id: string) => transition(id, 'archived', ['draft', 'published']),
 
     /** The product's files with signed links, for a holder of the product or staff; 404 for anyone else. */
+    /** The product as the caller sees it, with its download links when they may download (the product page). */
+    async withDownloads(principal: Principal, key: string) {
+      const row = await store.findByIdOrSlug(db, key);
+      const standingOf = row && (await standing(principal, row));
+      if (!row || !standingOf?.sees) throw notFound();
+      const product = await toProduct(db, row);
+      return { product, downloads: standingOf.downloads ? linksOf(product) : undefined };
+    },
+
     async downloads(principal: Principal, key: string) {
       const row = await store.findByIdOrSlug(db, key);
       if (!row || !(await standing(principal, row)).downloads) throw notFound();

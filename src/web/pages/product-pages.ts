@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/errors.ts';
-import { isStaff, type Principal } from '../../http/principal.ts';
+import { isStaff } from '../../http/principal.ts';
 import type { PageRenderer } from '../page-context.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import { checkoutPath } from '../views/checkout.ts';
@@ -49,23 +48,11 @@ export function registerProductPages(app: FastifyInstance, deps: SiteDeps & { re
     return deps.pages.send(request, reply, 'Products', body, { head });
   });
 
-  /** The product's files with their links, if the viewer may download them (a holder, or staff). */
-  async function downloadsFor(principal: Principal, productId: string) {
-    if (principal.kind !== 'user') return undefined;
-    try {
-      return await products.downloads(principal, productId);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'not_found') return undefined;
-      throw error;
-    }
-  }
-
   app.get<{ Params: { slug: string } }>('/products/:slug', { config }, async (request, reply) => {
     const principal = viewerPrincipal(request.viewer);
-    const product = await products.get(principal, request.params.slug);
-    const [school, downloads] = await Promise.all([
+    const [{ product, downloads }, school] = await Promise.all([
+      products.withDownloads(principal, request.params.slug),
       schoolFacts(deps.areas.school),
-      downloadsFor(principal, product.id),
     ]);
     const action: ProductAction = downloads
       ? { kind: 'download', downloads, staff: isStaff(principal) }
