@@ -2,20 +2,6 @@ import type Stripe from 'stripe';
 import type { PaymentEvent, ProviderSubscriptionState } from '../provider.ts';
 import { fromStripeCurrency, fromStripeTime, idOf } from './client.ts';
 
-/** The Stripe events the school acts on; the webhook endpoint in Stripe's dashboard should send these. */
-export const STRIPE_EVENT_TYPES = [
-  'checkout.session.completed',
-  'checkout.session.async_payment_succeeded',
-  'checkout.session.async_payment_failed',
-  'checkout.session.expired',
-  'charge.refunded',
-  'customer.subscription.created',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-  'invoice.paid',
-  'invoice.payment_failed',
-] as const;
-
 /** The objects an event names but does not carry, read from Stripe's API when a translation needs them. */
 export type StripeLookups = {
   subscription(id: string): Promise<Stripe.Subscription>;
