@@ -55,6 +55,7 @@ import { stripeClient } from './payments/stripe/client.ts';
 import { stripeProvider } from './payments/stripe/provider.ts';
 import { registerStripeWebhook } from './payments/stripe/webhook-route.ts';
 import { type TestProvider, testProvider } from './payments/test-provider.ts';
+import { addressKeyer } from './security/address-key.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
 import { loadOrCreateSecret } from './security/server-secrets.ts';
 import { localBlobStore } from './storage/local-blob-store.ts';
@@ -278,6 +279,10 @@ export async function buildApp(deps: AppDeps) {
     onAccessChange: () => deps.invalidations.publish('tokens'),
     mail,
     verification,
+    limiter,
+    addressKey: addressKeyer(
+      await loadOrCreateSecret(db, clock, 'address_key', () => randomBytes(32).toString('base64url')),
+    ),
     paymentProvider: (sink) => {
       if (config.PAYMENTS_PROVIDER === 'test')
         testPayments = testProvider({ db, clock, baseUrl: config.BASE_URL, sink });

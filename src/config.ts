@@ -82,6 +82,18 @@ export const ConfigSchema = Type.Object(
       default: 900,
       description: 'Length of the sign-in failure window, in seconds.',
     }),
+    FORM_SUBMISSIONS_PER_WINDOW: Type.Integer({
+      minimum: 1,
+      maximum: 10000,
+      default: 5,
+      description: 'Submissions one client address may send to one form in a window before a 429.',
+    }),
+    FORM_SUBMISSION_WINDOW_SECONDS: Type.Integer({
+      minimum: 1,
+      maximum: 86400,
+      default: 600,
+      description: 'Length of the form-submission window, in seconds.',
+    }),
     OAUTH_ALLOW_LOCALHOST_REDIRECTS: Type.Union([Type.Literal('true'), Type.Literal('false')], {
       default: 'false',
       description:

@@ -4,6 +4,7 @@ import type { SessionService } from '../identity/sessions.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
 import type { PaymentEventSink, PaymentProvider } from '../payments/provider.ts';
+import type { RateLimiter } from '../security/rate-limiter.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { MediaUrls } from '../storage/media-urls.ts';
 import { accountRoutes } from './account/routes.ts';
@@ -34,6 +35,9 @@ import type { AreaDeps } from './deps.ts';
 import { digitalProductsRoutes } from './digital-products/routes.ts';
 import { digitalProductsService } from './digital-products/service.ts';
 import { digitalProductsStore } from './digital-products/store.ts';
+import { formsRoutes } from './forms/routes.ts';
+import { formsService } from './forms/service.ts';
+import { formsStore } from './forms/store.ts';
 import { lecturersRoutes } from './lecturers/routes.ts';
 import { lecturersService } from './lecturers/service.ts';
 import { lecturersStore } from './lecturers/store.ts';
@@ -86,6 +90,10 @@ export function buildAreas(
     mediaUrls: MediaUrls;
     /** The configured payment provider, made from the sink its reports go to; undefined when none is configured. */
     paymentProvider: (sink: PaymentEventSink) => PaymentProvider | undefined;
+    /** Counters of the public forms' submissions per sender. */
+    limiter: RateLimiter;
+    /** A client address as a keyed hash (security/address-key.ts): what rate limits count under. */
+    addressKey: (address: string) => string;
   },
 ) {
   const memberships = membershipRule(deps.config.SUBSCRIPTION_GRACE_DAYS);
@@ -113,6 +121,7 @@ export function buildAreas(
   const school = schoolService({ ...deps, store: schoolStore() });
   const appearance = appearanceService({ ...deps, store: appearanceStore(), storage });
   const pages = pagesService({ ...deps, store: pagesStore() });
+  const forms = formsService({ ...deps, store: formsStore(), mail: deps.mail });
   const posts = postsService({ ...deps, store: postsStore(), onChange: deps.onCatalogChange, memberships });
   const comments = commentsService({ ...deps, store: commentsStore(), posts, curriculum });
   const certificates = certificatesService({ ...deps, store: certificatesStore() });
@@ -160,6 +169,7 @@ export function buildAreas(
     school,
     appearance,
     pages,
+    forms,
     posts,
     comments,
     certificates,
@@ -186,6 +196,7 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   schoolRoutes(api, areas.school);
   appearanceRoutes(api, areas.appearance);
   pagesRoutes(api, areas.pages);
+  formsRoutes(api, areas.forms);
   postsRoutes(api, areas.posts);
   commentsRoutes(api, areas.comments);
   certificatesRoutes(api, areas.certificates);

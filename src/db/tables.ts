@@ -223,6 +223,31 @@ export type PagesTable = {
   updated_at: Timestamp;
 };
 
+export type FormsTable = {
+  id: string;
+  page_id: string | null;
+  title: string;
+  /** JSON: the fields, in order (areas/forms/schema.ts FormField). */
+  fields: string;
+  success_message: string;
+  /** JSON: a list of addresses; empty means the school's default recipients. */
+  notify_emails: string;
+  status: 'active' | 'closed';
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type FormSubmissionsTable = {
+  id: string;
+  form_id: string;
+  user_id: string | null;
+  /** The value of the form's first e-mail field, lower-cased (null when it has none or it was left empty). */
+  email: string | null;
+  /** JSON: the values by field name. */
+  values: string;
+  created_at: Timestamp;
+};
+
 export type PostsTable = {
   id: string;
   title: string;
@@ -537,6 +562,8 @@ export type Tables = {
   enrollments: EnrollmentsTable;
   lesson_progress: LessonProgressTable;
   pages: PagesTable;
+  forms: FormsTable;
+  form_submissions: FormSubmissionsTable;
   posts: PostsTable;
   comments: CommentsTable;
   appearance: AppearanceTable;

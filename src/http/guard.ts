@@ -22,7 +22,7 @@ declare module 'fastify' {
     oauth?: boolean;
     /** A POST that creates and honours Idempotency-Key. */
     idempotent?: boolean;
-    /** Its body is raw bytes (an upload), not JSON: no MCP tool is made of it. */
+    /** Its body is raw bytes (an upload) or its answer a file (a CSV export), not JSON: no MCP tool is made of it. */
     binary?: boolean;
   }
   interface FastifyRequest {

@@ -4,6 +4,7 @@ import type { UserTokensStore } from '../identity/user-tokens-store.ts';
 import { randomToken, sha256 } from '../security/tokens.ts';
 import {
   enrollmentConfirmedMessage,
+  formSubmittedMessage,
   invitationMessage,
   orderReceiptMessage,
   passwordResetMessage,
@@ -79,6 +80,16 @@ export function accountMail(deps: {
       const url = `${baseUrl}/orders/${input.orderId}`;
       const content = orderReceiptMessage(await sender(ex), input.user, input.order, url);
       await outbox.queue(ex, { to: input.user.email, kind: 'order_receipt', content });
+    },
+
+    /** Tells a staff recipient what was sent through a form, with the API address of the form's submissions. */
+    async formSubmitted(
+      ex: Executor,
+      input: { to: string; form: { id: string; title: string }; lines: { label: string; value: string }[] },
+    ): Promise<void> {
+      const url = `${baseUrl}/api/v1/forms/${input.form.id}/submissions`;
+      const content = formSubmittedMessage(await sender(ex), input.form, input.lines, url);
+      await outbox.queue(ex, { to: input.to, kind: 'form_submission', content });
     },
 
     /** A password-reset link (valid one hour, once). */

@@ -112,3 +112,27 @@ export function orderReceiptMessage(
     ]),
   };
 }
+
+/** A staff notice of a form submission: the form and every value sent, as label and value. */
+export function formSubmittedMessage(
+  sender: Sender,
+  form: { title: string },
+  lines: { label: string; value: string }[],
+  url: string,
+): MailContent {
+  const greeting = 'Hello,';
+  const shown = lines.map((l) => ({ label: l.label, value: l.value || '—' }));
+  return {
+    subject: `New submission: ${form.title}`,
+    text: textBody(sender, greeting, [
+      `Someone sent the form "${form.title}":`,
+      shown.map((l) => `${l.label}: ${l.value}`).join('\n'),
+      `Every submission of this form (forms:read): ${url}`,
+    ]),
+    html: htmlBody(sender, greeting, [
+      html`Someone sent the form <strong>${form.title}</strong>:`,
+      html`${shown.map((l) => html`${l.label}: <strong>${l.value}</strong><br>`)}`,
+      html`Every submission of this form (forms:read): ${link(url, url)}`,
+    ]),
+  };
+}

@@ -1,8 +1,8 @@
-import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { prefersOverJson } from '../../http/accept.ts';
+import { sendCsv } from '../../http/csv.ts';
 import { noContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import {
@@ -24,13 +24,6 @@ const write = { scope: 'coupons:write' } as const;
 const writeErrors = errorResponses(400, 401, 403, 404, 409);
 
 const wantsCsv = (request: FastifyRequest) => prefersOverJson(request.headers.accept, 'text/csv');
-
-/** A CSV download, streamed as its lines are read. */
-const sendCsv = (reply: FastifyReply, name: string, lines: AsyncIterable<string>) =>
-  reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}"`)
-    .send(Readable.from(lines));
 
 export function couponsRoutes(fastify: FastifyInstance, service: CouponsService) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -4,6 +4,7 @@ import type { CouponsTable, Executor } from '../../db/tables.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
+import { csvLine } from '../csv.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import { insertBatch, randomCode } from './batches.ts';
@@ -61,13 +62,6 @@ const CSV_COLUMNS = [
   'batch',
   'created_at',
 ] as const;
-
-/** One CSV field (RFC 4180): quoted, with its quotes doubled, when it holds a comma, quote or line break. */
-const csvField = (value: string | number | null) => {
-  const text = value === null ? '' : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-};
-const csvLine = (fields: (string | number | null)[]) => `${fields.map(csvField).join(',')}\r\n`;
 
 const field = (name: string, code: string, message: string) =>
   errors.invalidRequest(message, [{ field: name, code, message }]);

@@ -10,7 +10,8 @@ const Status = Type.Union(
 );
 const Kind = Type.String({
   maxLength: 64,
-  description: 'What the message is: password_reset, email_verification, invitation, enrollment_confirmed',
+  description:
+    'What the message is: password_reset, email_verification, invitation, enrollment_confirmed, order_receipt, form_submission',
 });
 
 const summary = {
