@@ -29,7 +29,7 @@ export async function startServer(
   await database.migrate();
   const limiter = config.REDIS_URL
     ? redisRateLimiter(config.REDIS_URL, `${config.REDIS_PREFIX}rl:`)
-    : memoryRateLimiter();
+    : memoryRateLimiter(() => clock.now().getTime());
   const bus = invalidations({ redisUrl: config.REDIS_URL, channel: `${config.REDIS_PREFIX}invalidations` });
   const cookieKey = await loadOrCreateSecret(database.db, clock, 'cookie_key', () => randomToken(32));
   const oidcCookieKey = await loadOrCreateSecret(database.db, clock, 'oidc_cookie_key', () => randomToken(32));

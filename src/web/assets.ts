@@ -96,6 +96,11 @@ audio.media { background: none; }
 button.secondary { background: transparent; color: var(--primary); }
 button.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
 .field-error { color: #b3261e; font-weight: 600; flex-basis: 100%; }
+.page-form { border-top: 1px solid color-mix(in srgb, var(--text) 20%, transparent); margin-top: 2rem; }
+.page-form fieldset { border: 1px solid color-mix(in srgb, var(--text) 25%, transparent); border-radius: .4rem; margin: 0 0 1rem; max-width: 24rem; }
+.page-form legend { font-weight: 600; padding: 0 .25rem; }
+.page-form .help, .page-form .field-error { display: block; }
+.hp { position: absolute; left: -999rem; width: 1px; height: 1px; overflow: hidden; }
 .test-banner { border-color: #b3261e; }
 footer { margin-top: 3rem; font-size: .9rem; border-top: 1px solid color-mix(in srgb, var(--text) 25%, transparent); }
 `;

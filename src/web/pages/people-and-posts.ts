@@ -5,20 +5,18 @@ import { lecturerPath } from '../views/course.ts';
 import { lecturerListView, lecturerView } from '../views/lecturers.ts';
 import { metaTags } from '../views/meta.ts';
 import { postListView } from '../views/posts.ts';
-import { schoolPagePath, schoolPageView } from '../views/school-page.ts';
 import { summary } from '../views/text.ts';
 import { browse, type SiteDeps, schoolFacts, withQuery } from './site-deps.ts';
 
 const LECTURER_ID = /^lec_[0-9a-z]{26}$/;
 
 /**
- * The lecturers (/lecturers, /lecturers/<id>), the posts list (/posts; each post's own page is post-page.ts) and the
- * school's pages (/p/<slug>: About, FAQ, Terms… under their own prefix, so no page slug can ever shadow a route of the
- * site). Each reads through its area's service with the viewer's principal: archived lecturers, unpublished pages and
- * posts the viewer may not read are 404 (staff see drafts, marked, as the API shows them to staff).
+ * The lecturers (/lecturers, /lecturers/<id>) and the posts list (/posts; each post's own page is post-page.ts; the
+ * school's pages are school-pages.ts). Each reads through its area's service with the viewer's principal: archived
+ * lecturers and posts the viewer may not read are 404.
  */
 export function registerPeopleAndPostPages(app: FastifyInstance, deps: SiteDeps) {
-  const { lecturers, courses, posts, pages } = deps.areas;
+  const { lecturers, courses, posts } = deps.areas;
   const config = { page: true, sharedPage: true };
 
   app.get<{ Querystring: Record<string, unknown> }>('/lecturers', { config }, async (request, reply) => {
@@ -87,19 +85,5 @@ export function registerPeopleAndPostPages(app: FastifyInstance, deps: SiteDeps)
       noindex: Boolean(request.query.after || request.query.before),
     });
     return deps.pages.send(request, reply, 'Posts', postListView({ posts: page.data, ...page }), { head });
-  });
-
-  app.get<{ Params: { slug: string } }>('/p/:slug', { config }, async (request, reply) => {
-    const page = await pages.get(viewerPrincipal(request.viewer), request.params.slug);
-    const school = await schoolFacts(deps.areas.school);
-    const head = metaTags({
-      title: page.seo_title || page.title,
-      description: summary(page.seo_description || page.published_body || page.title),
-      url: `${deps.baseUrl}${schoolPagePath(page.slug)}`,
-      siteName: school.name,
-      type: 'article',
-      noindex: page.status !== 'published',
-    });
-    return deps.pages.send(request, reply, page.title, schoolPageView(page), { head });
   });
 }

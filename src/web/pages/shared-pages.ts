@@ -50,17 +50,20 @@ export function sharedPages(deps: { write: PageWriter; cache: ResponseCache }) {
       cache.clear(WEB_CACHE);
     },
 
-    /** Renders and sends a page in the school's layout with the cache headers of its viewer. */
+    /**
+     * Renders and sends a page in the school's layout with the cache headers of its viewer. A `personal` page (one
+     * carrying a form's CSRF token, or a visitor's own entries) is never shared, whoever the viewer is.
+     */
     async send(
       request: FastifyRequest,
       reply: FastifyReply,
       title: string,
       body: SafeHtml,
-      options: LayoutOptions = {},
+      { personal = false, ...options }: LayoutOptions & { personal?: boolean } = {},
     ): Promise<FastifyReply> {
       const generation = cache.generation(WEB_CACHE);
       const page = await deps.write(request, title, body, { path: request.url, ...options });
-      if (request.viewer) {
+      if (request.viewer || personal) {
         return reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').send(page);
       }
       const etag = etagOf(page);

@@ -13,6 +13,7 @@ export type SiteDeps = {
     | 'lecturers'
     | 'posts'
     | 'pages'
+    | 'forms'
     | 'school'
     | 'students'
     | 'orders'

@@ -6,9 +6,13 @@ import { registerHomePage } from './home-page.ts';
 import { registerPeopleAndPostPages } from './people-and-posts.ts';
 import { registerPlanPages } from './plan-pages.ts';
 import { registerProductPages } from './product-pages.ts';
+import { registerSchoolPages } from './school-pages.ts';
 import type { SiteDeps } from './site-deps.ts';
 
-/** The school's public website: home, catalog, courses and their lessons, products, lecturers, posts, pages and plans. */
+/**
+ * The school's public website: home, catalog, courses and their lessons, products, lecturers, posts, pages (with their
+ * forms) and plans.
+ */
 export function registerPublicSite(
   app: FastifyInstance,
   deps: SiteDeps & { setup: SetupService; render: PageRenderer },
@@ -18,5 +22,6 @@ export function registerPublicSite(
   registerCoursePages(app, deps);
   registerProductPages(app, deps);
   registerPeopleAndPostPages(app, deps);
+  registerSchoolPages(app, deps);
   registerPlanPages(app, deps);
 }
