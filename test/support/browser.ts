@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless; the flags keep it from reaching for the network on its own. */
 export function launchChromium(): Promise<Browser> {
@@ -24,4 +25,12 @@ export function screenshotDir(name: string): string {
   const dir = resolve(join('.test-artifacts', 'screenshots', name));
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/** The serious and critical accessibility problems axe finds on the page, as readable lines. */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }

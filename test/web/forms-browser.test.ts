@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
-import { launchChromium, screenshotDir } from '../support/browser.ts';
+import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 
 const PHONE = { width: 390, height: 844 };
 const CONSENT = 'I agree that the school keeps my message to answer it.';
-
-async function accessibilityProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 // One engine is enough for the browser: what the data layer decides is tested over HTTP on both.
 const engine = engines[0] ?? 'sqlite';
