@@ -531,6 +531,35 @@ for (const engine of engines) {
       assert.equal((await staff.patch(`/api/v1/forms/${unused.id}`, { title: 'Gone' })).status, 404);
     });
 
+    test('a delete racing submissions: the form goes with none taken, or stays with every one taken', async () => {
+      const forms = server.services.areas.forms;
+      for (let round = 0; round < 3; round++) {
+        const where = await page();
+        const form = await create({ page_id: where.id });
+        const sends = Array.from({ length: 8 }, (_, i) =>
+          forms
+            .submit({ formId: form.id, pageId: where.id, posted: good(), userId: null, address: `10.5.${round}.${i}` })
+            .then(
+              () => 'sent',
+              (error: { status?: number }) => error.status,
+            ),
+        );
+        const [removal, ...outcomes] = await Promise.all([
+          staff.delete(`/api/v1/forms/${form.id}`).then((r) => r.status),
+          ...sends,
+        ]);
+        const stored = await db().selectFrom('form_submissions').select('id').where('form_id', '=', form.id).execute();
+        if (removal === 204) {
+          assert.deepEqual(new Set(outcomes), new Set([404]), `round ${round}`);
+          assert.equal(stored.length, 0);
+        } else {
+          assert.equal(removal, 409, `round ${round}`);
+          assert.deepEqual(new Set(outcomes), new Set(['sent']), `round ${round}`);
+          assert.equal(stored.length, 8);
+        }
+      }
+    });
+
     test('a page that goes takes its forms off it, and they are kept', async () => {
       const draft = ok<{ id: string }>(await staff.post('/api/v1/pages', { title: `Draft ${unique()}` }), 201);
       const form = await create({ page_id: draft.id });

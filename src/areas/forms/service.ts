@@ -182,14 +182,17 @@ export function formsService(
       });
     },
 
-    /** The condition is part of the DELETE, so a submission racing it either lands first (409 here) or finds no form. */
-    async delete(id: string) {
-      if (await store.deleteUnused(db, id)) return;
-      await load(db, id);
-      throw errors.conflict(
-        `This form has submissions, so it is kept with them; close it instead (PATCH /api/v1/forms/${id} with {"status": "closed"}).`,
-      );
-    },
+    /**
+     * Under the form's lock, which a submission takes too: a submission racing the delete either lands first (409 here)
+     * or finds no form (404), never a deleted form with a submission.
+     */
+    delete: (id: string) =>
+      lockForm(id, async (trx) => {
+        if (await store.deleteUnused(trx, id)) return;
+        throw errors.conflict(
+          `This form has submissions, so it is kept with them; close it instead (PATCH /api/v1/forms/${id} with {"status": "closed"}).`,
+        );
+      }),
 
     async listSubmissions(formId: string, query: SubmissionListQuery) {
       await load(db, formId);
