@@ -277,6 +277,7 @@ describe('pricing.md is built in batches', () => {
         ttlMs: 0,
         pricingBatch: 5,
         takesPayments: false,
+        upcomingEvents: (limit) => server.services.areas.events.upcomingPublic(limit),
       });
       const rows = (await documents.pricingMd()).body.split('\n').filter((l) => l.startsWith('| Batched '));
       assert.deepEqual(
@@ -303,6 +304,7 @@ describe('generated documents are kept for the cache time and dropped by a write
         store: catalogStore(),
         ttlMs: 60_000,
         takesPayments: false,
+        upcomingEvents: (limit) => server.services.areas.events.upcomingPublic(limit),
       });
       const before = await documents.llmsTxt();
       await insertCourses(server, 1, () => 'Sneaky course');
