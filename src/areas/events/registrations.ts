@@ -201,7 +201,7 @@ export function eventRegistrations(
           return toRegistration(await registrationRow(trx, registrationId));
         }),
 
-      /** An event's registrations, oldest first: staff see all of them, anyone else only their own. */
+      /** An event's registrations, newest first like every list: staff see all of them, anyone else only their own. */
       async listRegistrations(principal: Principal, key: string, query: RegistrationListQuery) {
         const event = await find(key);
         let q = store.withPeople(db).where('event_registrations.event_id', '=', event.id);
@@ -211,12 +211,7 @@ export function eventRegistrations(
         if (!isStaff(principal)) {
           q = q.where('event_registrations.user_id', '=', principal.kind === 'user' ? principal.userId : '');
         }
-        const page = await paginate(
-          q,
-          { sort: 'created_at', ...query },
-          'event_registrations.id',
-          'event_registrations.registered_at',
-        );
+        const page = await paginate(q, query, 'event_registrations.id', 'event_registrations.registered_at');
         return { ...page, data: page.data.map((row) => toRegistration(row as RegistrationRow)) };
       },
 

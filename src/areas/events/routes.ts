@@ -143,7 +143,7 @@ export function eventsRoutes(fastify: FastifyInstance, service: EventsService) {
     schema: {
       operationId: 'listEventRegistrations',
       tags,
-      summary: "List an event's registrations, oldest first (staff: all; anyone else: their own)",
+      summary: "List an event's registrations (staff: all; anyone else: their own); sort=created_at for arrival order",
       params: EventKeyParams,
       querystring: RegistrationListQuery,
       response: { 200: RegistrationPage, ...errorResponses(400, 401, 403, 404) },
