@@ -237,8 +237,16 @@ for (const engine of engines) {
         }),
       );
       refusedOn(await staff.patch(`/api/v1/events/${made.id}`, { ends_at: made.starts_at }), 'ends_at');
-      const zoned = ok<Event>(await staff.patch(`/api/v1/events/${made.id}`, { timezone: 'Europe/Berlin' }));
+      refusedOn(
+        await staff.patch(`/api/v1/events/${made.id}`, { course_id: newId('crs'), timezone: 'Nowhere' }),
+        'timezone',
+        'course_id',
+      );
+      const zoned = ok<Event>(
+        await staff.patch(`/api/v1/events/${made.id}`, { timezone: 'Europe/Berlin', lecturer_ids: [lecturers[0]?.id] }),
+      );
       assert.equal(zoned.timezone, 'Europe/Berlin');
+      assert.deepEqual(zoned.lecturer_ids, [lecturers[0]?.id]);
     });
 
     test('lists: public events for everyone, unlisted ones to staff only (anyone with the link gets them)', async () => {

@@ -117,14 +117,20 @@ export function eventsService(
 
   const slugs = slugRules('event', (slug, exceptId) => store.slugTaken(db, slug, exceptId));
 
-  /** Refuses, with every field at once, what cannot be written: blank title, times, zone, and ids that name nothing. */
+  const timesRefused = (times: { starts_at: string; ends_at: string }): FieldError[] =>
+    Date.parse(times.ends_at) <= Date.parse(times.starts_at)
+      ? [{ field: 'ends_at', code: 'before_start', message: 'ends_at must be after starts_at.' }]
+      : [];
+
+  /**
+   * Refuses, with every field at once, what cannot be written: a blank title, an end not after the start, an unknown
+   * zone, and ids that name nothing. Reads outside any transaction (SQLite's one connection is held by a writing one):
+   * an update checks its merged times apart, under the lock (`timesRefused`).
+   */
   async function check(input: EventUpdate, times?: { starts_at: string; ends_at: string }) {
-    const fields: FieldError[] = [];
+    const fields: FieldError[] = times ? timesRefused(times) : [];
     if (input.title !== undefined && !input.title.trim()) {
       fields.push({ field: 'title', code: 'blank', message: 'Give the event a title.' });
-    }
-    if (times && Date.parse(times.ends_at) <= Date.parse(times.starts_at)) {
-      fields.push({ field: 'ends_at', code: 'before_start', message: 'ends_at must be after starts_at.' });
     }
     if (input.timezone !== undefined && !isTimeZone(input.timezone)) {
       fields.push({
@@ -246,6 +252,7 @@ export function eventsService(
     },
 
     async update(principal: Principal, id: string, input: EventUpdate) {
+      await check(input);
       await slugs.assertFree(input.slug, id);
       return slugs.write(input.slug, () =>
         withRowLock(db, 'events', id, notFound, async (trx, locked) => {
@@ -253,7 +260,8 @@ export function eventsService(
           if (row.status === 'canceled') throw errors.conflict('A canceled event cannot be changed.');
           const starts_at = input.starts_at ? new Date(input.starts_at).toISOString() : row.starts_at;
           const ends_at = input.ends_at ? new Date(input.ends_at).toISOString() : row.ends_at;
-          await check(input, { starts_at, ends_at });
+          const refused = timesRefused({ starts_at, ends_at });
+          if (refused.length) throw errors.invalidRequest('ends_at must be after starts_at.', refused);
           const moved = starts_at !== row.starts_at || ends_at !== row.ends_at;
           const changes: Partial<EventsTable> = { updated_at: now(), starts_at, ends_at };
           if (input.title !== undefined) changes.title = input.title.trim();
