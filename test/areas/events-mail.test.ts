@@ -5,6 +5,7 @@ import { ApiError } from '../../src/http/errors.ts';
 import { ANONYMOUS, type Principal } from '../../src/http/principal.ts';
 import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
+import { ok } from '../support/memberships.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 
@@ -12,10 +13,6 @@ type Client = ReturnType<typeof apiClient>;
 type Event = { id: string; slug: string; starts_at: string; ends_at: string; registration: { status: string } | null };
 
 const MINUTE = 60_000;
-const ok = <T>(response: { status: number; body: unknown }, status = 200) => {
-  assert.equal(response.status, status, JSON.stringify(response.body));
-  return response.body as T;
-};
 /** iCalendar times have whole seconds. */
 const toSecond = (at: string) => new Date(Math.floor(Date.parse(at) / 1000) * 1000).toISOString();
 const unique = () => Math.random().toString(36).slice(2, 8);

@@ -11,7 +11,7 @@ import {
   tokenFor,
 } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
-import { courseWithLesson, planWithPrice } from '../support/memberships.ts';
+import { courseWithLesson, ok, planWithPrice } from '../support/memberships.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { paginatesLikeEveryList } from '../support/shared-examples.ts';
 
@@ -58,10 +58,6 @@ const STAFF_SCOPES =
 const STUDENT_SCOPES = 'events:read events:write account:write';
 const MINUTE = 60_000;
 
-const ok = <T>(response: { status: number; body: unknown }, status = 200) => {
-  assert.equal(response.status, status, JSON.stringify(response.body));
-  return response.body as T;
-};
 const refusedOn = (response: { status: number; body: unknown }, ...fields: string[]) => {
   assert.equal(response.status, 400, JSON.stringify(response.body));
   assert.deepEqual(
