@@ -109,7 +109,6 @@ export function buildAreas(
     // The provider is made by the orders area (from the sink its reports go to), below; asked for when a change is made.
     provider: () => orders.provider,
   });
-  const members = membersService({ ...deps, store: membersStore(), rule: memberships, access, mail: deps.mail });
   const storage = storageService({ ...deps, store: storageStore(), blobs: deps.blobs, urls: deps.mediaUrls });
   const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange, storage });
   const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses, storage });
@@ -137,6 +136,7 @@ export function buildAreas(
     mail: deps.mail,
     onAccessChange: deps.onAccessChange,
   });
+  const members = membersService({ ...deps, store: membersStore(), rule: memberships, access, people: students });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
   const analytics = analyticsService({ ...deps, store: analyticsStore() });
   const coupons = couponsService({ ...deps, store: couponsStore() });

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { newId } from '../../db/ids.ts';
 import type { Executor, MembersTable } from '../../db/tables.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { AlsoWrite } from '../../db/write-hook.ts';
@@ -7,7 +6,7 @@ import { errors } from '../../http/errors.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
-import type { StudentMail } from '../students/mail.ts';
+import type { StudentsService } from '../students/service.ts';
 import type { PlanAccess } from '../subscriptions/access.ts';
 import type { MembershipRule } from '../subscriptions/memberships.ts';
 import type { Member, MemberComp, MemberCreate, MemberListQuery, MemberUpdate } from './schema.ts';
@@ -26,7 +25,8 @@ export function membersService(
     store: MembersStore;
     rule: MembershipRule;
     access: Pick<PlanAccess, 'syncPlanAccess'>;
-    mail: Pick<StudentMail, 'invite'>;
+    /** Who a member is: a student found by e-mail, or added and invited (the students area's one rule). */
+    people: Pick<StudentsService, 'ensureStudent'>;
   },
 ) {
   const { db, clock, store, rule, access } = deps;
@@ -74,16 +74,7 @@ export function membersService(
     if (!name) throw blankName();
     return db.transaction().execute(async (trx) => {
       const at = now();
-      let user = await store.findUserByEmail(trx, email);
-      if (user && user.role !== 'student')
-        throw errors.conflict('This e-mail belongs to a staff account; a member needs an address of their own.');
-      if (user) await store.renameUser(trx, user.id, name, at);
-      else {
-        user = { id: newId('usr'), email, name, role: 'student', created_at: at, updated_at: at };
-        // No password until the person sets one through the invitation: no password matches an empty hash.
-        await store.insertUser(trx, { ...user, status: 'active', password_hash: '', locale: null });
-        await deps.mail.invite(trx, user);
-      }
+      const { student: user } = await deps.people.ensureStudent(trx, email, name, 'a member');
       const fields = {
         labels: JSON.stringify(input.labels ?? []),
         newsletter_opt_in: input.newsletter_opt_in ? 1 : 0,

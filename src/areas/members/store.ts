@@ -1,8 +1,8 @@
-import { type Insertable, type RawBuilder, sql, type Updateable } from 'kysely';
-import type { Executor, MembersTable, UsersTable } from '../../db/tables.ts';
+import { type RawBuilder, sql, type Updateable } from 'kysely';
+import type { Executor, MembersTable } from '../../db/tables.ts';
 import { containsText, literalLike } from '../../db/text-match.ts';
 
-const USER_COLUMNS = ['id', 'email', 'name', 'role', 'created_at', 'updated_at'] as const;
+const _USER_COLUMNS = ['id', 'email', 'name', 'role', 'created_at', 'updated_at'] as const;
 
 const withPerson = (ex: Executor) =>
   ex
@@ -46,13 +46,6 @@ export function membersStore() {
         .where('user_id', '=', userId)
         .returningAll()
         .executeTakeFirst(),
-
-    findUserByEmail: (ex: Executor, email: string) =>
-      ex.selectFrom('users').select(USER_COLUMNS).where('email', '=', email).executeTakeFirst(),
-
-    insertUser: async (ex: Executor, row: Insertable<UsersTable>) => {
-      await ex.insertInto('users').values(row).execute();
-    },
 
     renameUser: async (ex: Executor, id: string, name: string, at: string) => {
       await ex.updateTable('users').set({ name, updated_at: at }).where('id', '=', id).execute();

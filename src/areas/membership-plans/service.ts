@@ -6,6 +6,7 @@ import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
+import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
 import type { PlanAccess } from '../subscriptions/access.ts';
 import { priceForSale, setProviderPriceId } from './sale.ts';
@@ -178,9 +179,7 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: Pick<
     async update(id: string, input: PlanUpdate) {
       if (input.name !== undefined && !input.name.trim()) throw blankName();
       return slugsOn(db).write(input.slug, () =>
-        db.transaction().execute(async (trx) => {
-          const row = await store.lock(trx, id);
-          if (!row) throw notFound();
+        withRowLock(db, 'membership_plans', id, notFound, async (trx, row) => {
           await slugsOn(trx).assertFree(input.slug, id);
           await checkIncluded(trx, input);
           const changes: Partial<MembershipPlansTable> = { updated_at: now() };
@@ -212,12 +211,14 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: Pick<
     },
 
     /** Archives the plan: no longer sold, hidden from everyone but staff; its subscriptions and comps go on. */
-    async archive(id: string) {
-      await store.archive(db, id, now());
-      const row = await store.findById(db, id);
-      if (!row) throw notFound();
-      return toPlan(db, row);
-    },
+    archive: (id: string) =>
+      withRowLock(db, 'membership_plans', id, notFound, async (trx, row) => {
+        if (row.status === 'archived') return toPlan(trx, row);
+        const at = now();
+        const changes = { status: 'archived', archived_at: at, updated_at: at } as const;
+        await store.update(trx, id, changes);
+        return toPlan(trx, { ...row, ...changes });
+      }),
 
     async listPrices(principal: Principal, key: string, query: PriceListQuery) {
       const plan = await visiblePlan(principal, key);
@@ -233,9 +234,7 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: Pick<
         throw errors.invalidRequest('trial_days: a one-time price has no trial (it is paid once, for life).', [
           { field: 'trial_days', code: 'not_allowed', message: 'Only month and year prices have a trial.' },
         ]);
-      return db.transaction().execute(async (trx) => {
-        const plan = await store.lock(trx, planId);
-        if (!plan) throw notFound();
+      return withRowLock(db, 'membership_plans', planId, notFound, async (trx, plan) => {
         if (plan.status === 'archived')
           throw errors.conflict('This plan is archived: it is no longer sold, so it takes no new price.');
         if ((await store.countPrices(trx, planId)) >= MAX_PRICES_PER_PLAN)

@@ -14,18 +14,6 @@ export function plansStore() {
     findById: (ex: Executor, id: string) =>
       ex.selectFrom('membership_plans').selectAll().where('id', '=', id).executeTakeFirst(),
 
-    /**
-     * Takes the plan's row lock (a no-op update; SQLite runs one writer at a time) and returns the row, so what is
-     * decided on it — a new price on an active plan, the price count — holds until the transaction ends.
-     */
-    lock: (ex: Executor, id: string) =>
-      ex
-        .updateTable('membership_plans')
-        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirst(),
-
     slugTaken: async (ex: Executor, slug: string, exceptId?: string) => {
       let query = ex.selectFrom('membership_plans').select('id').where('slug', '=', slug);
       if (exceptId) query = query.where('id', '!=', exceptId);
@@ -41,16 +29,6 @@ export function plansStore() {
     },
 
     /** Archives the plan unless it is archived already; returns whether it did. */
-    archive: async (ex: Executor, id: string, at: string) => {
-      const result = await ex
-        .updateTable('membership_plans')
-        .set({ status: 'archived', archived_at: at, updated_at: at })
-        .where('id', '=', id)
-        .where('status', '=', 'active')
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
     /**
      * Deletes the plan (its prices and course and product links go with it) only while no order item, subscription
      * or comp names it: decided by the DELETE itself, so a sale committed before it keeps the plan. Returns whether

@@ -127,26 +127,30 @@ export function studentsService(
       { field: 'name', code: 'blank', message: 'Give a name.' },
     ]);
 
-  const staffEmail = () =>
-    errors.conflict('This e-mail belongs to a staff account; a student needs an address of their own.');
+  /**
+   * The student with this e-mail, renamed to `name`, or a new one invited to choose a password, in the caller's
+   * transaction. A staff account's e-mail is 409: `forWhom` says who needs an address of their own.
+   */
+  async function ensureStudent(trx: Executor, email: string, name: string, forWhom = 'a student') {
+    const existing = await store.findUserByEmail(trx, email);
+    if (existing && existing.role !== 'student')
+      throw errors.conflict(`This e-mail belongs to a staff account; ${forWhom} needs an address of their own.`);
+    if (existing) {
+      const changes = { name, updated_at: now() };
+      await store.updateUser(trx, existing.id, changes);
+      return { created: false, student: toStudent({ ...existing, ...changes }) };
+    }
+    return { created: true, student: toStudent(await addStudent(trx, email, name)) };
+  }
 
   async function upsert(input: StudentCreate, also?: AlsoWrite) {
     const email = normalizeEmail(input.email);
     const name = input.name.trim();
     if (!name) throw blankName();
     return db.transaction().execute(async (trx) => {
-      const existing = await store.findUserByEmail(trx, email);
-      if (existing && existing.role !== 'student') throw staffEmail();
-      if (existing) {
-        const changes = { name, updated_at: now() };
-        await store.updateUser(trx, existing.id, changes);
-        const student = toStudent({ ...existing, ...changes });
-        await also?.(trx, student, 'existing');
-        return { created: false, item: student };
-      }
-      const student = toStudent(await addStudent(trx, email, name));
-      await also?.(trx, student, 'created');
-      return { created: true, item: student };
+      const { created, student } = await ensureStudent(trx, email, name);
+      await also?.(trx, student, created ? 'created' : 'existing');
+      return { created, item: student };
     });
   }
 
@@ -164,6 +168,8 @@ export function studentsService(
   }
 
   return {
+    ensureStudent,
+
     async list(principal: Principal, query: StudentListQuery) {
       const at = now();
       let q = store.studentsQuery(db);
