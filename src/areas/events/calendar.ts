@@ -39,7 +39,11 @@ export function eventCalendars(
   const host = new URL(baseUrl).hostname;
   let feedKey: Promise<string> | undefined;
   const secretOf = async (userId: string, nonce: string) => {
-    feedKey ??= loadOrCreateSecret(db, clock, 'calendar_feed_key', () => randomToken(32));
+    feedKey ??= loadOrCreateSecret(db, clock, 'calendar_feed_key', () => randomToken(32)).catch((error) => {
+      // A failed read is asked again next time rather than remembered.
+      feedKey = undefined;
+      throw error;
+    });
     return createHmac('sha256', await feedKey)
       .update(`${userId}.${nonce}`)
       .digest('base64url');

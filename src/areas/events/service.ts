@@ -255,8 +255,8 @@ export function eventsService(
       await check(input);
       await slugs.assertFree(input.slug, id);
       return slugs.write(input.slug, () =>
-        withRowLock(db, 'events', id, notFound, async (trx, locked) => {
-          const row = { ...locked, status: (await reread(trx, id)).status };
+        withRowLock(db, 'events', id, notFound, async (trx) => {
+          const row = await reread(trx, id);
           if (row.status === 'canceled') throw errors.conflict('A canceled event cannot be changed.');
           const starts_at = input.starts_at ? new Date(input.starts_at).toISOString() : row.starts_at;
           const ends_at = input.ends_at ? new Date(input.ends_at).toISOString() : row.ends_at;
