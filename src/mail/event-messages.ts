@@ -22,36 +22,6 @@ export const EVENT_MESSAGE_KINDS = [
 ] as const;
 export type EventMessageKind = (typeof EVENT_MESSAGE_KINDS)[number];
 
-const zoneOffset = (at: Date, timeZone: string) =>
-  new Intl.DateTimeFormat('en', { timeZone, timeZoneName: 'shortOffset' })
-    .formatToParts(at)
-    .find((part) => part.type === 'timeZoneName')?.value ?? '';
-const dayIn = (at: Date, timeZone: string, locale: string) =>
-  new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone }).format(at);
-const timeIn = (at: Date, timeZone: string, locale: string) =>
-  new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone }).format(at);
-
-/**
- * Writes `start`–`end` in `timeZone`, naming the zone and its offset then: "Tuesday, 1 December 2026, 18:00–19:30
- * Europe/Berlin (GMT+1)". An event that ends on a later day shows both dates.
- */
-export function eventTime(start: string, end: string, timeZone: string, locale = 'en'): string {
-  const from = new Date(start);
-  const to = new Date(end);
-  const [day, time] = [(d: Date) => dayIn(d, timeZone, locale), (d: Date) => timeIn(d, timeZone, locale)];
-  const span =
-    day(from) === day(to)
-      ? `${day(from)}, ${time(from)}–${time(to)}`
-      : `${day(from)}, ${time(from)} – ${day(to)}, ${time(to)}`;
-  return `${span} ${timeZone} (${zoneOffset(from, timeZone)})`;
-}
-
-/** One instant in `timeZone`, written like `eventTime`. */
-export function eventMoment(at: string, timeZone: string, locale = 'en'): string {
-  const instant = new Date(at);
-  return `${dayIn(instant, timeZone, locale)}, ${timeIn(instant, timeZone, locale)} ${timeZone} (${zoneOffset(instant, timeZone)})`;
-}
-
 const headline: Record<EventMessageKind, (title: string) => string> = {
   event_registered: (t) => `You are registered for ${t}`,
   event_waitlisted: (t) => `You are on the waitlist for ${t}`,

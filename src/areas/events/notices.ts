@@ -1,7 +1,8 @@
 import type { EventsTable, Executor } from '../../db/tables.ts';
 import type { AccountMail } from '../../mail/account-mail.ts';
-import { type EventMessageKind, eventMessage, eventMoment, eventTime } from '../../mail/event-messages.ts';
+import { type EventMessageKind, eventMessage } from '../../mail/event-messages.ts';
 import type { EventsStore } from './store.ts';
+import { eventWhen } from './when.ts';
 
 /** How the events area sends mail: `mail/account-mail.ts` implements it (queued in the caller's transaction). */
 export type EventMail = Pick<AccountMail, 'send'>;
@@ -18,7 +19,7 @@ export function eventNotices(deps: { mail: EventMail; store: EventsStore; baseUr
 
   async function facts(ex: Executor, event: EventsTable) {
     const locale = (await store.school(ex))?.locale ?? 'en';
-    const at = (start: string, end: string) => eventTime(start, end, event.timezone, locale);
+    const at = (start: string, end: string) => eventWhen({ starts_at: start, ends_at: end }, event.timezone, locale);
     const joinOpensAt = new Date(Date.parse(event.starts_at) - event.join_opens_minutes * 60_000).toISOString();
     const page = `${baseUrl}/events/${encodeURIComponent(event.slug)}`;
     return {
@@ -27,7 +28,7 @@ export function eventNotices(deps: { mail: EventMail; store: EventsStore; baseUr
         title: event.title,
         when: at(event.starts_at, event.ends_at),
         address: event.address,
-        joinOpens: event.join_url ? eventMoment(joinOpensAt, event.timezone, locale) : null,
+        joinOpens: event.join_url ? at(joinOpensAt, joinOpensAt) : null,
         pageUrl: page,
         icsUrl: `${page}.ics`,
       },

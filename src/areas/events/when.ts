@@ -9,9 +9,10 @@ export function zoneName(at: Date, timeZone: string, locale: string): string {
 }
 
 /**
- * When an event takes place, read in one time zone with the zone named: "Tuesday, 1 December 2026, 18:00–19:30
- * Central European Standard Time". An event that ends on a later day names both days. The event page makes the same wording in the
- * visitor's own zone with src/web/client/local-time.js, which uses the same Intl calls.
+ * When an event takes place, read in one time zone with the zone named, as people say it and as the IANA database
+ * does: "Tuesday, 1 December 2026, 18:00–19:30 Central European Standard Time (Europe/Warsaw)". An event that ends on
+ * a later day names both days; an instant (start = end) is one time. Pages, e-mail and /llms.txt all say it this way;
+ * the event page says it in the visitor's own zone with src/web/client/local-time.js, which makes the same Intl calls.
  */
 export function eventWhen(event: Pick<Event, 'starts_at' | 'ends_at'>, timeZone: string, locale: string): string {
   const start = new Date(event.starts_at);
@@ -31,5 +32,5 @@ export function eventWhen(event: Pick<Event, 'starts_at' | 'ends_at'>, timeZone:
       : sameDay
         ? `${dayOf.format(start)}, ${timeOf.format(start)}–${timeOf.format(end)}`
         : `${dayOf.format(start)}, ${timeOf.format(start)} – ${dayOf.format(end)}, ${timeOf.format(end)}`;
-  return `${span} ${zoneName(start, timeZone, locale)}`;
+  return `${span} ${zoneName(start, timeZone, locale)} (${timeZone})`;
 }

@@ -27,7 +27,7 @@
         : sameDay
           ? `${dayOf.format(start)}, ${timeOf.format(start)}–${timeOf.format(end)}`
           : `${dayOf.format(start)}, ${timeOf.format(start)} – ${dayOf.format(end)}, ${timeOf.format(end)}`;
-    return `${span} ${zoneName(start, timeZone, locale)}`;
+    return `${span} ${zoneName(start, timeZone, locale)} (${timeZone})`;
   };
 
   for (const element of document.querySelectorAll('time.event-time')) {
@@ -39,6 +39,8 @@
     const original = element.textContent;
     element.textContent = when(start, end, visitorZone, locale);
     element.dataset.shownIn = visitorZone;
+    // An instant inside a sentence (when the join link appears) reads well without the second zone.
+    if (start.getTime() === end.getTime()) continue;
     const held = document.createElement('span');
     held.className = 'meta event-zone';
     held.textContent = ` (in the event's time zone: ${original})`;
