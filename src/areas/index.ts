@@ -35,6 +35,9 @@ import type { AreaDeps } from './deps.ts';
 import { digitalProductsRoutes } from './digital-products/routes.ts';
 import { digitalProductsService } from './digital-products/service.ts';
 import { digitalProductsStore } from './digital-products/store.ts';
+import { eventsRoutes } from './events/routes.ts';
+import { eventsService } from './events/service.ts';
+import { eventsStore } from './events/store.ts';
 import { formsRoutes } from './forms/routes.ts';
 import { formsService } from './forms/service.ts';
 import { formsStore } from './forms/store.ts';
@@ -147,6 +150,7 @@ export function buildAreas(
   const analytics = analyticsService({ ...deps, store: analyticsStore() });
   const coupons = couponsService({ ...deps, store: couponsStore() });
   const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage, memberships });
+  const events = eventsService({ ...deps, store: eventsStore(), mail: deps.mail, memberships });
   const ordersData = ordersStore();
   const orders = ordersService({
     ...deps,
@@ -184,6 +188,7 @@ export function buildAreas(
     memberships,
     coupons,
     digitalProducts,
+    events,
   };
 }
 
@@ -211,4 +216,5 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   membersRoutes(api, areas.members);
   couponsRoutes(api, areas.coupons);
   digitalProductsRoutes(api, areas.digitalProducts);
+  eventsRoutes(api, areas.events);
 }

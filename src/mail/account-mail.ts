@@ -6,8 +6,10 @@ import {
   enrollmentConfirmedMessage,
   formSubmittedMessage,
   invitationMessage,
+  type MailContent,
   orderReceiptMessage,
   passwordResetMessage,
+  type Sender,
   verificationMessage,
 } from './messages.ts';
 import type { MailOutbox } from './outbox.ts';
@@ -90,6 +92,11 @@ export function accountMail(deps: {
       const url = `${baseUrl}/api/v1/forms/${input.form.id}/submissions`;
       const content = formSubmittedMessage(await sender(ex), input.form, input.lines, url);
       await outbox.queue(ex, { to: input.to, kind: 'form_submission', content });
+    },
+
+    /** A message an area writes itself (the events area's notices), given the school that sends it. */
+    async send(ex: Executor, input: { user: Recipient; kind: string; write: (sender: Sender) => MailContent }) {
+      await outbox.queue(ex, { to: input.user.email, kind: input.kind, content: input.write(await sender(ex)) });
     },
 
     /** A password-reset link (valid one hour, once). */

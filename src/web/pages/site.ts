@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SetupService } from '../../identity/setup.ts';
 import type { PageRenderer } from '../page-context.ts';
 import { registerCoursePages } from './course-pages.ts';
+import { registerEventPages } from './event-pages.ts';
 import { registerHomePage } from './home-page.ts';
 import { registerPeopleAndPostPages } from './people-and-posts.ts';
 import { registerPlanPages } from './plan-pages.ts';
@@ -10,8 +11,8 @@ import { registerSchoolPages } from './school-pages.ts';
 import type { SiteDeps } from './site-deps.ts';
 
 /**
- * The school's public website: home, catalog, courses and their lessons, products, lecturers, posts, pages (with their
- * forms) and plans.
+ * The school's public website: home, catalog, courses and their lessons, products, events, lecturers, posts, pages
+ * (with their forms) and plans.
  */
 export function registerPublicSite(
   app: FastifyInstance,
@@ -24,4 +25,5 @@ export function registerPublicSite(
   registerPeopleAndPostPages(app, deps);
   registerSchoolPages(app, deps);
   registerPlanPages(app, deps);
+  registerEventPages(app, deps);
 }
