@@ -13,6 +13,9 @@ export const flagOf = (arg: Pick<OperationArg, 'name'>) => {
   return RESERVED.has(name) ? `field-${name}` : name;
 };
 
+/** What a parser returns for `null`: commander turns a parser's own null into "" (an option given without value). */
+const NULL = Symbol('null');
+
 /** `@path` reads a file, `@-` standard input; anything else is the text itself. */
 function textOrFile(io: Io, value: string): string {
   if (!value.startsWith('@')) return value;
@@ -38,7 +41,7 @@ function parseJson(text: string): unknown {
  */
 function parserOf(io: Io, arg: OperationArg) {
   const scalar = (kind: string, text: string): unknown => {
-    if (arg.nullable && text === 'null') return null;
+    if (arg.nullable && text === 'null') return NULL;
     if (kind === 'integer' || kind === 'number') {
       const value = Number(text);
       if (text.trim() === '' || Number.isNaN(value) || (kind === 'integer' && !Number.isInteger(value)))
@@ -52,7 +55,7 @@ function parserOf(io: Io, arg: OperationArg) {
     return text;
   };
   if (arg.kind === 'json')
-    return (text: string) => (arg.nullable && text === 'null' ? null : parseJson(textOrFile(io, text)));
+    return (text: string) => (arg.nullable && text === 'null' ? NULL : parseJson(textOrFile(io, text)));
   if (arg.kind === 'list')
     return (text: string, previous: unknown) => [
       ...((previous as unknown[]) ?? []),
@@ -126,8 +129,9 @@ export function operationCommand(
       body = data as Record<string, unknown>;
     }
     for (const arg of flags) {
-      const value = options[new Option(`--${flagOf(arg)}`).attributeName()];
-      if (value === undefined) continue;
+      const given = options[new Option(`--${flagOf(arg)}`).attributeName()];
+      if (given === undefined) continue;
+      const value = given === NULL ? null : given;
       if (arg.in === 'query') input.query[arg.name] = value;
       else body = { ...body, [arg.name]: value };
     }
