@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { CliFailure, EXIT } from './exit-codes.ts';
 import { configDir, type Env } from './paths.ts';
 import { readJson, writePrivateFile } from './profiles.ts';
 
@@ -20,10 +21,17 @@ export type TokenStore = {
 
 const SERVICE = 'lyceum';
 
+/**
+ * Where the keyring binding keeps entries. On Linux only the Secret Service (gnome-keyring, KWallet, KeePassXC):
+ * the binding's silent fallback, the kernel keyring, is memory that a restart empties.
+ */
+export const KEYRING_OPTIONS =
+  process.platform === 'linux' ? ({ linux: { store: 'secret-service' } } as const) : undefined;
+
 /** The operating system's keyring (Secret Service, macOS Keychain, Windows Credential Manager), one entry a profile. */
 export async function keyringStore(): Promise<TokenStore> {
   const { Entry } = await import('@napi-rs/keyring');
-  const entry = (profile: string) => new Entry(SERVICE, profile);
+  const entry = (profile: string) => new Entry(SERVICE, profile, KEYRING_OPTIONS);
   return {
     kind: 'keyring',
     async get(profile) {
@@ -81,7 +89,11 @@ export async function storeForLogin(env: Env, warn: (line: string) => void): Pro
   } catch (error) {
     reason = (error as Error).message;
   }
-  if (env.LYCEUM_CREDENTIALS === 'keyring') throw new Error(`The system keyring cannot be used: ${reason}`);
+  if (env.LYCEUM_CREDENTIALS === 'keyring')
+    throw new CliFailure(
+      EXIT.auth,
+      `The system keyring cannot be used (${reason}); LYCEUM_CREDENTIALS=keyring allows no file.`,
+    );
   warn(`Warning: the system keyring is not available (${reason}).`);
   warn(`Tokens are stored in ${file.path}, readable only by you.`);
   return file;

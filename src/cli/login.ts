@@ -67,6 +67,8 @@ export async function login(
   const unknown = wanted.filter((s) => supported.length && !supported.includes(s));
   if (unknown.length) throw new CliFailure(EXIT.usage, `${baseUrl} has no scope ${unknown.join(', ')}.`);
 
+  // Decided before the browser step, so a missing keyring is known (and said) before anyone signs in.
+  const store = await storeForLogin(io.env, (line) => say(io.stderr, line));
   const loopback = await loopbackRedirect();
   try {
     let clientId = earlier?.client_id;
@@ -126,7 +128,6 @@ export async function login(
     const user = metadata.userinfo_endpoint
       ? await userinfo(metadata.userinfo_endpoint, tokens.access_token)
       : { sub: '' };
-    const store = await storeForLogin(io.env, (line) => say(io.stderr, line));
     // A profile that moves to the other store must not leave its old tokens behind.
     if (earlier && earlier.token_store !== store.kind) await (await storeOf(earlier.token_store, io.env)).delete(name);
     await store.set(name, tokens);
