@@ -28,7 +28,7 @@ export function listTable(items: Record<string, unknown>[], columns: string[], w
   const shown: number[] = [];
   let used = 1;
   for (const [index, w] of widths.entries()) {
-    if (shown.length && used + w + 3 > width) continue;
+    if (shown.length && used + w + 3 > width) break;
     shown.push(index);
     used += w + 3;
   }
