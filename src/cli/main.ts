@@ -46,7 +46,7 @@ export async function run(argv: string[], io: Io): Promise<ExitCode> {
       else if (!first || !BUILT_IN.includes(first)) pending = cache.revalidate(cached).catch(() => undefined);
     }
     const attempt = async (ops: Operation[] | undefined) => {
-      const program = buildProgram(ctx, ops).configureOutput({
+      const program = buildProgram(ctx, ops, {
         writeOut: (text) => io.stdout.write(text),
         writeErr: (text) => errors.push(text),
         outputError: (text) => errors.push(text),

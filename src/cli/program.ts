@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, Option, type OutputConfiguration } from 'commander';
 import type { Target } from './api-request.ts';
 import { callOperation } from './call.ts';
 import { completionScript, SHELLS, type Shell } from './completion.ts';
@@ -124,7 +124,11 @@ function builtIns(program: Command, ctx: Context) {
 }
 
 /** The whole command tree: built-ins, then one group per API tag with a command per operation. */
-export function buildProgram(ctx: Context, operations: Operation[] | undefined): Command {
+export function buildProgram(
+  ctx: Context,
+  operations: Operation[] | undefined,
+  output: OutputConfiguration = {},
+): Command {
   const { io } = ctx;
   const program = new Command('lyceum')
     .description('Run a Lyceum school from the terminal: every API operation, by group and verb or by operationId.')
@@ -134,7 +138,8 @@ export function buildProgram(ctx: Context, operations: Operation[] | undefined):
     .option('--json', 'Print JSON instead of tables')
     .showSuggestionAfterError()
     .configureHelp({ sortSubcommands: false })
-    .exitOverride();
+    .exitOverride()
+    .configureOutput(output);
   builtIns(program, ctx);
 
   const run = async (
