@@ -17,6 +17,16 @@ function profileFlag(argv: string[]): string | undefined {
   return undefined;
 }
 
+/** The first word that is not an option (nor --profile's value): the command or group asked for. */
+function firstWord(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? '';
+    if (word === '--profile') i++;
+    else if (!word.startsWith('-')) return word;
+  }
+  return undefined;
+}
+
 /** Commander's own exits: help and version are fine, the rest are usage errors. */
 const commanderExit = (error: CommanderError): ExitCode =>
   error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0
@@ -36,21 +46,22 @@ export async function run(argv: string[], io: Io): Promise<ExitCode> {
   try {
     const resolved = profileStore(io.env).resolve(profileFlag(argv));
     const ctx: Context = { io, profileName: resolved?.name, profile: resolved?.profile };
+    const first = firstWord(argv);
     let operations: Operation[] | undefined;
     if (ctx.profile) {
       const cache = commandCache(io.env, ctx.profile.base_url);
       const cached = cache.read();
       operations = cached?.operations;
-      const first = argv.find((word) => !word.startsWith('-'));
       if (!cached) operations = (await cache.revalidate(undefined)) ?? operations;
-      else if (!first || !BUILT_IN.includes(first)) pending = cache.revalidate(cached).catch(() => undefined);
+      else if (!BUILT_IN.includes(first ?? '')) pending = cache.revalidate(cached).catch(() => undefined);
     }
     const attempt = async (ops: Operation[] | undefined) => {
-      const program = buildProgram(ctx, ops, {
-        writeOut: (text) => io.stdout.write(text),
-        writeErr: (text) => errors.push(text),
-        outputError: (text) => errors.push(text),
-      });
+      const output = {
+        writeOut: (text: string) => io.stdout.write(text),
+        writeErr: (text: string) => errors.push(text),
+        outputError: (text: string) => errors.push(text),
+      };
+      const program = buildProgram(ctx, ops, output, first);
       await program.parseAsync(argv, { from: 'user' });
     };
     try {

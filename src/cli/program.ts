@@ -1,17 +1,15 @@
 import { Command, Option, type OutputConfiguration } from 'commander';
 import type { Target } from './api-request.ts';
 import { callOperation } from './call.ts';
-import { completionScript, SHELLS, type Shell } from './completion.ts';
+import { SHELLS, type Shell } from './completion.ts';
 import { CliFailure, EXIT } from './exit-codes.ts';
 import { type Io, say, widthOf } from './io.ts';
-import { login, logout } from './login.ts';
 import { userinfo } from './oauth-client.ts';
 import { operationCommand } from './operation-command.ts';
 import type { Operation } from './operations.ts';
 import { listTable, objectTable } from './output.ts';
 import { type Profile, profileStore } from './profiles.ts';
 import { loginCommand, openSession } from './session.ts';
-import { uploadFile } from './upload.ts';
 
 /** The built-in commands; everything else comes from the school. */
 export const BUILT_IN = ['login', 'logout', 'whoami', 'profiles', 'completion', 'help'];
@@ -53,20 +51,18 @@ function builtIns(program: Command, ctx: Context) {
     .argument('<base_url>', 'The school, for example https://school.example')
     .option('--scope <scopes...>', 'More scopes to ask for (space or comma separated; "all" for every scope)', [])
     .option('--no-browser', 'Print the address to open instead of opening the browser')
-    .action((baseUrl: string, options: { scope: string[]; browser: boolean }, command: Command) =>
-      login(io, {
-        baseUrl,
-        profile: command.optsWithGlobals().profile,
-        scopes: options.scope,
-        browser: options.browser,
-      }),
-    );
+    .action(async (baseUrl: string, options: { scope: string[]; browser: boolean }, command: Command) => {
+      const { login } = await import('./login.ts');
+      const profile = command.optsWithGlobals().profile;
+      await login(io, { baseUrl, profile, scopes: options.scope, browser: options.browser });
+    });
 
   program
     .command('logout')
     .description('Revoke this profile’s tokens at the school and forget them')
     .action(async () => {
       const { profileName } = await targetOf(ctx);
+      const { logout } = await import('./login.ts');
       await logout(io, profileName, ctx.profile as Profile);
     });
 
@@ -118,17 +114,24 @@ function builtIns(program: Command, ctx: Context) {
     .command('completion')
     .description('Print a completion script: bash, zsh or fish (it lists the current school’s commands)')
     .addArgument(new Command().createArgument('<shell>', SHELLS.join(', ')).choices(SHELLS))
-    .action((shell: Shell) => {
+    .action(async (shell: Shell) => {
+      const { completionScript } = await import('./completion.ts');
       io.stdout.write(completionScript(shell, program));
     });
 }
 
-/** The whole command tree: built-ins, then one group per API tag with a command per operation. */
+/**
+ * The command tree: built-ins, then one group per API tag with a command per operation, and each operationId as a
+ * hidden command of its own. Given the command line's first word, only the commands it can reach are built (every
+ * group is still listed): a start-up builds one group's flags, not all 140 operations twice.
+ */
 export function buildProgram(
   ctx: Context,
   operations: Operation[] | undefined,
   output: OutputConfiguration = {},
+  firstWord?: string,
 ): Command {
+  const whole = firstWord === undefined || firstWord === 'help' || firstWord === 'completion';
   const { io } = ctx;
   const program = new Command('lyceum')
     .description('Run a Lyceum school from the terminal: every API operation, by group and verb or by operationId.')
@@ -164,8 +167,8 @@ export function buildProgram(
       );
       parent.addCommand(command.copyInheritedSettings(program), { hidden });
     };
-    add(group, operation.verb, false);
-    add(program, operation.operationId, true);
+    if (whole || firstWord === operation.group) add(group, operation.verb, false);
+    if (whole || firstWord === operation.operationId) add(program, operation.operationId, true);
   }
   const storage = groups.get('storage');
   storage
@@ -175,6 +178,7 @@ export function buildProgram(
     .option('--purpose <purpose>', 'image, video, audio, pdf or download (default: from the file type)')
     .option('--content-type <type>', 'The media type (default: from the file name)')
     .action(async (file: string, options: { purpose?: string; contentType?: string }, command: Command) => {
+      const { uploadFile } = await import('./upload.ts');
       const asset = await uploadFile(io, await targetOf(ctx), file, options);
       if (command.optsWithGlobals().json) say(io.stdout, JSON.stringify(asset, null, 2));
       else say(io.stdout, objectTable(asset, widthOf(io)));

@@ -1,4 +1,3 @@
-import cliProgress from 'cli-progress';
 import type { Io } from './io.ts';
 
 const SIZE_UNITS = ['B', 'KB', 'MB', 'GB'];
@@ -16,8 +15,9 @@ const human = (bytes: number) => {
  * A progress bar on standard error, drawn only when that is a terminal (a script's log gets no bar). `total` in bytes
  * for uploads, in rows for jobs; without a total there is nothing to draw.
  */
-export function progressBar(io: Io, label: string, total: number | undefined) {
+export async function progressBar(io: Io, label: string, total: number | undefined) {
   if (!io.stderr.isTTY || !total) return { update: (_value: number) => undefined, stop: () => undefined };
+  const { default: cliProgress } = await import('cli-progress');
   const bytes = label === 'Uploading';
   const bar = new cliProgress.SingleBar(
     {

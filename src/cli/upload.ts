@@ -42,8 +42,8 @@ async function sha256Of(file: string) {
 
 /**
  * Stream a file's bytes through a progress bar (re-readable: a retried request reads the file again). */
-function counted(io: Io, file: string, size: number) {
-  const bar = progressBar(io, 'Uploading', size);
+async function counted(io: Io, file: string, size: number) {
+  const bar = await progressBar(io, 'Uploading', size);
   return {
     body: () => {
       let sent = 0;
@@ -63,7 +63,7 @@ function counted(io: Io, file: string, size: number) {
 /** PUTs a file to an upload URL of the API with a progress bar; returns the API's answer. */
 export async function putFile(io: Io, target: Target, url: string, file: string) {
   const size = statSync(file).size;
-  const stream = counted(io, file, size);
+  const stream = await counted(io, file, size);
   let response: Response;
   try {
     response = await sendWithSession(

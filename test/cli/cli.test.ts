@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, type Person, schoolWithPeople } from '../support/api.ts';
 import { formPost } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { type CliResult, cliUser } from './run-cli.ts';
+import { BIN, type CliResult, cliUser } from './run-cli.ts';
 
 /**
  * `lyceum` as a person runs it: spawned as its own process against a started school, signing in through Chromium
@@ -56,9 +56,10 @@ describe('the lyceum CLI against a started school', () => {
     assert.match(login.stderr, /Waiting for the browser/);
     assert.match(login.stderr, /Warning: the system keyring is not available/);
     assert.match(login.stderr, /Tokens are stored in .*credentials\.json, readable only by you/);
+    // The configured opener (Chromium) was given the authorization URL and reached the school's sign-in step.
     assert.match(
       readFileSync(join(owner.home, 'opener.log'), 'utf8'),
-      /reached http:\/\/127\.0\.0\.1:\d+\/callback\?code=…&state=.*&iss=/,
+      new RegExp(`^at ${server.url}/oauth/interaction/`),
     );
 
     assert.equal(statSync(credentialsPath(owner.home)).mode & 0o777, 0o600);
@@ -248,6 +249,47 @@ describe('the lyceum CLI against a started school', () => {
     );
     assert.match(ended.stderr, new RegExp(`\\nRun: lyceum login ${server.url}\\n$`));
     assert.equal(credentials(user.home)[profile], undefined, 'the dead tokens are forgotten');
+  });
+
+  test('--no-browser prints the address; an answer naming another issuer (RFC 9207) or state is refused', async () => {
+    const user = cliUser(people.staff);
+    for (const [forged, message] of [
+      [{ iss: 'https://evil.example' }, /The answer came from another issuer \(https:\/\/evil\.example\)/],
+      [{ state: 'not-the-one' }, /The answer does not belong to this login \(state differs\)/],
+    ] as const) {
+      const child = spawn(process.execPath, [BIN, 'login', server.url, '--no-browser'], {
+        env: user.env as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      const printed = new Promise<URL>((resolve) => {
+        child.stderr.on('data', (chunk) => {
+          stderr += chunk;
+          const url = /Open this address in a browser to sign in to .*:\n {2}(\S+)\n/.exec(stderr)?.[1];
+          if (url) resolve(new URL(url));
+        });
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const url = await printed;
+      assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
+      assert.equal(url.searchParams.get('resource'), server.url);
+      const callback = new URL(url.searchParams.get('redirect_uri') ?? '');
+      assert.match(callback.href, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      const answer: Record<string, string> = { code: 'forged', state: url.searchParams.get('state') ?? '' };
+      answer.iss = server.config.BASE_URL;
+      callback.search = new URLSearchParams({ ...answer, ...forged }).toString();
+      assert.equal((await fetch(callback)).status, 200);
+      assert.equal(await exited, 3);
+      assert.match(stderr, message);
+    }
+    assert.equal(existsSync(credentialsPath(user.home)), false, 'nothing stored');
+  });
+
+  test('declining on the consent page ends the login with the school’s reason', async () => {
+    const user = cliUser(people.staff, { LYCEUM_TEST_DECISION: 'deny' });
+    const denied = await user.run(['login', server.url]);
+    assert.equal(denied.code, 3);
+    assert.match(denied.stderr, /^Error: Not signed in: .*\(access_denied\)$/m);
   });
 
   test('a student’s login shows the scopes their role cannot grant; two schools (profiles) side by side', async () => {
