@@ -321,6 +321,7 @@ export async function buildApp(deps: AppDeps) {
     store: catalogStore(),
     ttlMs: config.DOCS_CACHE_SECONDS * 1000,
     takesPayments: areas.orders.takesPayments,
+    upcomingEvents: (limit) => areas.events.upcomingPublic(limit),
   });
   deps.invalidations.on('tokens', () => tokens.clear());
   const sitemap = registerSitemap(app, {

@@ -117,6 +117,21 @@ for (const engine of engines) {
       assert.equal((await staffApi.get<{ role: string }>('/api/v1/account')).body.role, 'staff');
       assert.equal((await listAll<Course>(staffApi, '/api/v1/courses')).length, 12, 'staff see the drafts too');
 
+      const upcoming = (
+        await apiClient(server.url).get<{ data: { title: string; status: string; lecturer_ids: string[] }[] }>(
+          '/api/v1/events?when=upcoming',
+        )
+      ).body.data;
+      assert.deepEqual(
+        upcoming.map((e) => [e.title, e.status, e.lecturer_ids.length]),
+        [
+          ['Live Q&A: your questions on learning a language', 'scheduled', 1],
+          ['Open studio afternoon', 'scheduled', 1],
+        ],
+        'two upcoming events anyone can see',
+      );
+      assert.match(first.stdout, /and 2 upcoming events\./);
+
       const catalog = await listAll<Course>(apiClient(server.url), '/api/v1/courses');
       assert.ok(catalog.length >= 10, `anonymous sees ${catalog.length} courses`);
       assert.ok(catalog.every((c) => c.status === 'published'));

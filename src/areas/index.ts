@@ -34,6 +34,9 @@ import type { AreaDeps } from './deps.ts';
 import { digitalProductsRoutes } from './digital-products/routes.ts';
 import { digitalProductsService } from './digital-products/service.ts';
 import { digitalProductsStore } from './digital-products/store.ts';
+import { eventsRoutes } from './events/routes.ts';
+import { eventsService } from './events/service.ts';
+import { eventsStore } from './events/store.ts';
 import { lecturersRoutes } from './lecturers/routes.ts';
 import { lecturersService } from './lecturers/service.ts';
 import { lecturersStore } from './lecturers/store.ts';
@@ -138,6 +141,7 @@ export function buildAreas(
   const analytics = analyticsService({ ...deps, store: analyticsStore() });
   const coupons = couponsService({ ...deps, store: couponsStore() });
   const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage, memberships });
+  const events = eventsService({ ...deps, store: eventsStore(), mail: deps.mail, memberships });
   const ordersData = ordersStore();
   const orders = ordersService({
     ...deps,
@@ -174,6 +178,7 @@ export function buildAreas(
     memberships,
     coupons,
     digitalProducts,
+    events,
   };
 }
 
@@ -200,4 +205,5 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   membersRoutes(api, areas.members);
   couponsRoutes(api, areas.coupons);
   digitalProductsRoutes(api, areas.digitalProducts);
+  eventsRoutes(api, areas.events);
 }

@@ -1,7 +1,7 @@
 import type { Db, Executor, Tables } from '../db/tables.ts';
 
 /** The tables whose writes check a rule on the row under its lock. */
-type Locked = 'pages' | 'posts' | 'products' | 'membership_plans';
+type Locked = 'pages' | 'posts' | 'products' | 'membership_plans' | 'events';
 
 /**
  * Runs `fn` on row `id` of `table` inside a transaction that holds the row's lock, so a rule `fn` checks on the row

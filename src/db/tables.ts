@@ -505,7 +505,51 @@ export type CountersTable = { name: string; value: number };
 /** The payment ledger summed per currency and 15-minute UTC slot (`YYYY-MM-DDTHH:MM`), for the revenue series. */
 export type RevenueSlotsTable = { slot: string; currency: string; charged: number; refunded: number };
 
+export type EventsTable = {
+  id: string;
+  title: string;
+  slug: string;
+  description: string;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  /** The IANA zone it is held in. */
+  timezone: string;
+  address: string | null;
+  join_url: string | null;
+  join_opens_minutes: number;
+  capacity: number | null;
+  course_id: string | null;
+  plan_id: string | null;
+  visibility: 'public' | 'unlisted';
+  /** Raised by each change calendars must pick up (a move, a cancel): the iCalendar SEQUENCE. */
+  sequence: number;
+  canceled_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+export type EventLecturersTable = { event_id: string; lecturer_id: string; position: number };
+export type EventRegistrationsTable = {
+  id: string;
+  event_id: string;
+  user_id: string;
+  status: 'registered' | 'waitlisted' | 'canceled';
+  attended: Flag | null;
+  registered_at: Timestamp;
+  promoted_at: Timestamp | null;
+  canceled_at: Timestamp | null;
+  /** Why it was canceled: the person (or staff) unregistered it, or the event was canceled. */
+  cancel_reason: 'unregistered' | 'event_canceled' | null;
+  /** When the reminder for the event's current start went out; a move clears it. */
+  reminded_at: Timestamp | null;
+};
+/** A person's private calendar feed: the URL's secret is derived from `nonce`; only its hash is looked up. */
+export type CalendarFeedsTable = { user_id: string; nonce: string; token_hash: string; created_at: Timestamp };
+
 export type Tables = {
+  events: EventsTable;
+  event_lecturers: EventLecturersTable;
+  event_registrations: EventRegistrationsTable;
+  calendar_feeds: CalendarFeedsTable;
   membership_plans: MembershipPlansTable;
   plan_courses: PlanCoursesTable;
   plan_products: PlanProductsTable;

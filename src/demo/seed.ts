@@ -11,6 +11,7 @@ import type {
   CommentsTable,
   Db,
   EnrollmentsTable,
+  EventsTable,
   Executor,
   LecturersTable,
   LessonProgressTable,
@@ -63,6 +64,7 @@ export type DemoResult = {
     comments: number;
     plans: number;
     coupons: number;
+    events: number;
   };
 };
 
@@ -113,6 +115,7 @@ export async function seedDemoSchool(db: Db, options: { clock?: Clock } = {}): P
     }
     await enrollStudent(trx, now, studentId, courseIds);
     await insertPlanAndCoupon(trx, now, courseIds, school.currency);
+    await insertEvents(trx, now, lecturerIds, school.timezone);
     await insertPages(trx, now);
     const comments = await insertPostsAndComments(trx, now, { staff: staffId, student: studentId }, courseIds);
     await ensureAppearance(trx, now);
@@ -132,6 +135,7 @@ export async function seedDemoSchool(db: Db, options: { clock?: Clock } = {}): P
         comments,
         plans: 1,
         coupons: 1,
+        events: 2,
       },
     };
   });
@@ -228,7 +232,7 @@ async function refuseUnlessEmpty(trx: Trx, emails: string[]) {
 async function ensureSchool(trx: Trx, now: number, supportEmail: string) {
   const store = schoolStore();
   const existing = await store.get(trx);
-  if (existing) return { name: existing.name, currency: existing.default_currency };
+  if (existing) return { name: existing.name, currency: existing.default_currency, timezone: existing.timezone };
   const at = new Date(now - 160 * DAY_MS).toISOString();
   await store.insert(trx, {
     name: DEMO_SCHOOL.name,
@@ -243,7 +247,82 @@ async function ensureSchool(trx: Trx, now: number, supportEmail: string) {
     created_at: at,
     updated_at: at,
   });
-  return { name: DEMO_SCHOOL.name, currency: DEMO_SCHOOL.currency };
+  return { name: DEMO_SCHOOL.name, currency: DEMO_SCHOOL.currency, timezone: DEMO_SCHOOL.timezone };
+}
+
+/**
+ * Two upcoming events in the school's zone: an online question time next week (the join link is a placeholder to
+ * change) and an in-person studio afternoon with a dozen seats, each led by a lecturer.
+ */
+async function insertEvents(trx: Trx, now: number, lecturerIds: string[], timeZone: string) {
+  const at = new Date(now).toISOString();
+  // 18:00 and 14:00 in the school's zone, 7 and 14 days on (the zone's offset then, so DST is honoured).
+  const localHour = (days: number, hour: number) => {
+    const day = new Date(now + days * DAY_MS);
+    const ymd = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(day);
+    const guess = Date.parse(`${ymd}T${String(hour).padStart(2, '0')}:00:00Z`);
+    const shown = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' }).format(guess);
+    // The zone's offset in whole hours, between -12 and +12 (the shown hour wraps around midnight).
+    const offset = ((((Number(shown) - hour) % 24) + 36) % 24) - 12;
+    return guess - offset * 3_600_000;
+  };
+  const rows: EventsTable[] = [
+    {
+      title: 'Live Q&A: your questions on learning a language',
+      slug: 'live-q-and-a',
+      description: 'An hour of questions and answers with our lecturers. Register to get the link to join.',
+      starts: localHour(7, 18),
+      minutes: 60,
+      address: null,
+      join_url: 'https://meet.example.com/lyceum-demo-q-and-a',
+      capacity: null,
+    },
+    {
+      title: 'Open studio afternoon',
+      slug: 'open-studio-afternoon',
+      description: 'Bring a sketchbook: a relaxed afternoon of drawing together, with feedback as you go.',
+      starts: localHour(14, 14),
+      minutes: 180,
+      address: 'The school studio, 1 Example Street',
+      join_url: null,
+      capacity: 12,
+    },
+  ].map((e, index) => ({
+    id: newId('evt', now + index),
+    title: e.title,
+    slug: e.slug,
+    description: e.description,
+    starts_at: new Date(e.starts).toISOString(),
+    ends_at: new Date(e.starts + e.minutes * 60_000).toISOString(),
+    timezone: timeZone,
+    address: e.address,
+    join_url: e.join_url,
+    join_opens_minutes: 15,
+    capacity: e.capacity,
+    course_id: null,
+    plan_id: null,
+    visibility: 'public',
+    sequence: 0,
+    canceled_at: null,
+    created_at: at,
+    updated_at: at,
+  }));
+  await trx.insertInto('events').values(rows).execute();
+  await trx
+    .insertInto('event_lecturers')
+    .values(
+      rows.map((row, index) => ({
+        event_id: row.id,
+        lecturer_id: lecturerIds[index % lecturerIds.length] as string,
+        position: 0,
+      })),
+    )
+    .execute();
 }
 
 /** The owner made at first-run setup is kept; without one the demo makes it, which also ends any setup link. */

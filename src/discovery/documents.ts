@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Event } from '../areas/events/schema.ts';
 import type { SchoolStore } from '../areas/school/store.ts';
 import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
@@ -33,6 +34,8 @@ export function discoveryDocuments(deps: {
   pricingBatch?: number;
   /** Whether a payment provider is configured. */
   takesPayments: boolean;
+  /** The upcoming public events, soonest first, as anonymous sees them (the events area's own rule). */
+  upcomingEvents: (limit: number) => Promise<Event[]>;
 }) {
   const batchSize = deps.pricingBatch ?? PRICING_BATCH;
   const { db, store } = deps;
@@ -64,13 +67,14 @@ export function discoveryDocuments(deps: {
   }
 
   async function llms(full: boolean) {
-    const [school, courses, posts, pages, plans, products] = await Promise.all([
+    const [school, courses, posts, pages, plans, products, events] = await Promise.all([
       deps.school.get(db),
       store.newestCourses(db, LLMS_TXT_LIMIT),
       store.newestPosts(db, LLMS_TXT_LIMIT),
       store.pages(db, LLMS_TXT_LIMIT),
       store.publicPlans(db, LLMS_TXT_LIMIT),
       store.publishedProducts(db, LLMS_TXT_LIMIT),
+      deps.upcomingEvents(LLMS_TXT_LIMIT),
     ]);
     const ids = courses.courses.map((c) => c.id);
     const sizes = await store.courseSizes(db, ids);
@@ -101,6 +105,7 @@ export function discoveryDocuments(deps: {
       pages,
       plans,
       products,
+      events,
       sizes,
       outlines,
     });

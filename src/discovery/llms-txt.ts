@@ -1,3 +1,5 @@
+import type { Event } from '../areas/events/schema.ts';
+import { eventWhen } from '../areas/events/when.ts';
 import type { CatalogCourse, CatalogPlan, CatalogProduct, CourseSize } from './catalog-store.ts';
 import { formatDuration, formatMoney, lessonFacts } from './catalog-text.ts';
 
@@ -18,6 +20,8 @@ export type LlmsTxtData = {
   pages: { id: string; title: string; slug: string; seo_description: string | null }[];
   plans: CatalogPlan[];
   products: CatalogProduct[];
+  /** The upcoming public events, soonest first (at most LLMS_TXT_LIMIT). */
+  events: Event[];
   sizes: Map<string, CourseSize>;
   /** With /llms-full.txt: each course's outline. */
   outlines?: Map<string, OutlineSection[]>;
@@ -129,6 +133,27 @@ export function llmsTxt(data: LlmsTxtData): string {
     ];
     lines.push(link(product.title, `${base}/products/${product.slug}`, facts.join(' · ')));
   }
+  lines.push('', '## Upcoming events', '');
+  lines.push(
+    link('Events', `${base}/events`, 'live sessions people register for; each has an .ics file for calendars'),
+  );
+  if (data.events.length === 0) lines.push('No events are planned at the moment.');
+  for (const event of data.events) {
+    const facts = [
+      eventWhen(event, event.timezone, locale),
+      event.address ? (event.online ? `online and at ${event.address}` : event.address) : 'online',
+      event.status === 'live' ? 'live now' : '',
+      event.seats_left === 0 ? 'full (waitlist open)' : '',
+      `calendar ${base}/events/${event.slug}.ics`,
+      `API ${base}/api/v1/events/${event.id}`,
+    ].filter(Boolean);
+    lines.push(link(event.title, `${base}/events/${event.slug}`, facts.join(' · ')));
+  }
+  if (data.events.length)
+    lines.push(
+      '',
+      `A person registers with the operation registerForEvent (their own token with account:write); GET ${base}/api/v1/events?when=upcoming lists every upcoming event (the MCP tool listEvents takes the same arguments).`,
+    );
   lines.push('', '## Posts', '');
   if (data.posts.items.length === 0) lines.push('No posts are published yet.');
   for (const post of data.posts.items) lines.push(link(post.title, `${base}/posts/${post.slug}`, post.excerpt));

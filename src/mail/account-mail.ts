@@ -5,8 +5,10 @@ import { randomToken, sha256 } from '../security/tokens.ts';
 import {
   enrollmentConfirmedMessage,
   invitationMessage,
+  type MailContent,
   orderReceiptMessage,
   passwordResetMessage,
+  type Sender,
   verificationMessage,
 } from './messages.ts';
 import type { MailOutbox } from './outbox.ts';
@@ -79,6 +81,11 @@ export function accountMail(deps: {
       const url = `${baseUrl}/orders/${input.orderId}`;
       const content = orderReceiptMessage(await sender(ex), input.user, input.order, url);
       await outbox.queue(ex, { to: input.user.email, kind: 'order_receipt', content });
+    },
+
+    /** A message an area writes itself (the events area's notices), given the school that sends it. */
+    async send(ex: Executor, input: { user: Recipient; kind: string; write: (sender: Sender) => MailContent }) {
+      await outbox.queue(ex, { to: input.user.email, kind: input.kind, content: input.write(await sender(ex)) });
     },
 
     /** A password-reset link (valid one hour, once). */

@@ -6,7 +6,7 @@ export type MailContent = { subject: string; text: string; html: string };
 /** What every message knows of the school that sends it. */
 export type Sender = { school: string };
 
-function htmlBody(sender: Sender, greeting: string, paragraphs: SafeHtml[]): string {
+export function htmlBody(sender: Sender, greeting: string, paragraphs: SafeHtml[]): string {
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><title>${sender.school}</title></head>
 <body style="font-family: sans-serif; line-height: 1.5">
 <p>${greeting}</p>
@@ -15,10 +15,10 @@ ${paragraphs.map((p) => html`<p>${p}</p>`)}
 </body></html>`}`;
 }
 
-const textBody = (sender: Sender, greeting: string, paragraphs: string[]) =>
+export const textBody = (sender: Sender, greeting: string, paragraphs: string[]) =>
   [greeting, ...paragraphs, `— ${sender.school}`].join('\n\n');
 
-const link = (url: string, label: string) => html`<a href="${url}">${label}</a>`;
+export const link = (url: string, label: string) => html`<a href="${url}">${label}</a>`;
 
 export function passwordResetMessage(sender: Sender, to: { name: string }, url: string): MailContent {
   const greeting = `Hello ${to.name},`;

@@ -45,6 +45,10 @@ button:disabled { cursor: not-allowed; background: transparent; color: var(--tex
 .buy { border: 1px solid color-mix(in srgb, var(--text) 20%, transparent); border-radius: .5rem; padding: 1rem; align-self: start; }
 .buy > :first-child { margin-top: 0; }
 .buy .price { font-size: 1.5rem; }
+.when { font-weight: 700; }
+.event-zone { display: block; font-weight: 400; font-size: .9rem; }
+.buy form + form { margin-top: .5rem; }
+#feed-url { width: 100%; max-width: 40rem; }
 .lead { font-size: 1.2rem; margin-top: 0; }
 .badge { display: inline-block; font-size: .85rem; font-weight: 700; padding: 0 .4rem; border-radius: .25rem; border: 1px solid var(--accent); color: var(--accent); }
 .people p { margin: .25rem 0; }

@@ -14,6 +14,7 @@ export type PageContext = { schoolName: string | undefined; viewer: User | undef
 /** The menu of a school that has not chosen one: its public site. */
 export const DEFAULT_NAVIGATION = [
   { label: 'Courses', url: '/courses' },
+  { label: 'Events', url: '/events' },
   { label: 'Lecturers', url: '/lecturers' },
   { label: 'Posts', url: '/posts' },
 ];

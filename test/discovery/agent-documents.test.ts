@@ -127,6 +127,7 @@ for (const engine of engines) {
         '## Courses',
         '## Membership plans',
         '## Digital products',
+        '## Upcoming events',
         '## Posts',
         '## Pages',
         '## Optional',
@@ -249,7 +250,7 @@ describe('llms.txt stays bounded for a large catalog', () => {
 
   test(`the newest ${LLMS_TXT_LIMIT} courses, the total, and how to page through the API`, async () => {
     const text = await (await fetch(`${server.url}/llms.txt`)).text();
-    const courses = text.split('## Courses')[1]?.split('## Posts')[0] ?? '';
+    const courses = text.split('## Courses')[1]?.split('## Membership plans')[0] ?? '';
     const listed = courses.split('\n').filter((l) => l.startsWith('- [') && !l.startsWith('- [Course catalog]'));
     assert.equal(listed.length, LLMS_TXT_LIMIT);
     assert.ok(courses.includes(`[Bulk course ${LLMS_TXT_LIMIT + 6}]`), 'the newest is there');
@@ -277,6 +278,7 @@ describe('pricing.md is built in batches', () => {
         ttlMs: 0,
         pricingBatch: 5,
         takesPayments: false,
+        upcomingEvents: (limit) => server.services.areas.events.upcomingPublic(limit),
       });
       const rows = (await documents.pricingMd()).body.split('\n').filter((l) => l.startsWith('| Batched '));
       assert.deepEqual(
@@ -303,6 +305,7 @@ describe('generated documents are kept for the cache time and dropped by a write
         store: catalogStore(),
         ttlMs: 60_000,
         takesPayments: false,
+        upcomingEvents: (limit) => server.services.areas.events.upcomingPublic(limit),
       });
       const before = await documents.llmsTxt();
       await insertCourses(server, 1, () => 'Sneaky course');

@@ -1,7 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../http/schemas.ts';
-import { CourseIdParams, CourseStats, CourseStatsListQuery, CourseStatsPage, Series, SeriesQuery } from './schema.ts';
+import {
+  CourseIdParams,
+  CourseStats,
+  CourseStatsListQuery,
+  CourseStatsPage,
+  EventAttendanceListQuery,
+  EventAttendancePage,
+  Series,
+  SeriesQuery,
+} from './schema.ts';
 import type { AnalyticsService } from './service.ts';
 
 const tags = ['analytics'];
@@ -48,5 +57,17 @@ export function analyticsRoutes(fastify: FastifyInstance, service: AnalyticsServ
       response: { 200: CourseStats, ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => service.courseStats(request.principal, request.params.id),
+  });
+
+  app.get('/api/v1/analytics/events', {
+    config: read,
+    schema: {
+      operationId: 'listEventAttendance',
+      tags,
+      summary: 'Attendance per event that has started: seat holders, attended, no-shows and the rate',
+      querystring: EventAttendanceListQuery,
+      response: { 200: EventAttendancePage, ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request) => service.listEventAttendance(request.principal, request.query),
   });
 }

@@ -1,5 +1,5 @@
 import Type, { type Static, type TLiteral, type TUnion } from 'typebox';
-import { Currency, Id, ListQueryBase, Page } from '../../http/schemas.ts';
+import { Currency, Id, ListQueryBase, Page, Timestamp } from '../../http/schemas.ts';
 import { INTERVALS } from './buckets.ts';
 
 export const COUNT_METRICS = [
@@ -133,3 +133,22 @@ export type CourseStatsListQuery = Static<typeof CourseStatsListQuery>;
 export const CourseStatsPage = Page(CourseStatsSummary);
 
 export const CourseIdParams = Type.Object({ id: Id('crs') }, { additionalProperties: false });
+
+export const EventAttendance = Type.Object(
+  {
+    event_id: Id('evt'),
+    title: Type.String(),
+    starts_at: Timestamp,
+    registered: Type.Integer({ description: 'People holding a seat (waitlisted and canceled ones are not counted)' }),
+    attended: Type.Integer({ description: 'Seat holders staff recorded as attending' }),
+    no_show: Type.Integer({ description: 'Seat holders not recorded as attending' }),
+    attendance_rate: Type.Number({ minimum: 0, maximum: 1, description: 'attended ÷ registered (0 without any)' }),
+  },
+  { $id: 'EventAttendance' },
+);
+export type EventAttendance = Static<typeof EventAttendance>;
+
+export const EventAttendanceListQuery = Type.Object(ListQueryBase, { additionalProperties: false });
+export type EventAttendanceListQuery = Static<typeof EventAttendanceListQuery>;
+
+export const EventAttendancePage = Page(EventAttendance);

@@ -23,6 +23,8 @@ import {
   type CourseStats,
   type CourseStatsListQuery,
   type CourseStatsSummary,
+  type EventAttendance,
+  type EventAttendanceListQuery,
   type Metric,
   type NetAmount,
   type Series,
@@ -236,6 +238,29 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
       requireStaff(principal);
       const page = await paginate(store.coursesQuery(db, query.status), query, 'id', 'created_at');
       return { ...page, data: await summariesOf(page.data) };
+    },
+
+    /** Attendance per event that has started (not canceled), newest created first. */
+    async listEventAttendance(principal: Principal, query: EventAttendanceListQuery) {
+      requireStaff(principal);
+      const q = store.eventAttendanceQuery(db, clock.now().toISOString());
+      const page = await paginate(q, query, 'events.id', 'events.created_at');
+      return {
+        ...page,
+        data: page.data.map((row): EventAttendance => {
+          const registered = Number(row.registered ?? 0);
+          const attended = Number(row.attended ?? 0);
+          return {
+            event_id: row.id,
+            title: row.title,
+            starts_at: row.starts_at,
+            registered,
+            attended,
+            no_show: registered - attended,
+            attendance_rate: registered === 0 ? 0 : attended / registered,
+          };
+        }),
+      };
     },
   };
 }

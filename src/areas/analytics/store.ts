@@ -42,6 +42,29 @@ export function analyticsStore() {
       return query;
     },
 
+    /** Events that have started (not canceled), with their seat holders and how many of them attended. */
+    eventAttendanceQuery: (ex: Executor, now: string) =>
+      ex
+        .selectFrom('events')
+        .select(['events.id', 'events.title', 'events.starts_at', 'events.created_at'])
+        .select((eb) => [
+          eb
+            .selectFrom('event_registrations as r')
+            .select(eb.fn.countAll<number | string>().as('n'))
+            .whereRef('r.event_id', '=', 'events.id')
+            .where('r.status', '=', 'registered')
+            .as('registered'),
+          eb
+            .selectFrom('event_registrations as r')
+            .select(eb.fn.countAll<number | string>().as('n'))
+            .whereRef('r.event_id', '=', 'events.id')
+            .where('r.status', '=', 'registered')
+            .where('r.attended', '=', 1)
+            .as('attended'),
+        ])
+        .where('events.canceled_at', 'is', null)
+        .where('events.starts_at', '<=', now),
+
     /** How many rows (or people) each bucket between `edges` holds; buckets with none are absent. */
     countsPerBucket: async (ex: Executor, metric: CountMetric, edges: string[], courseId?: string) => {
       const { table, at, people, course } = COUNTED[metric];

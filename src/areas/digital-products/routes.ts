@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
+import { madeOrFound } from '../../http/made-or-found.ts';
 import { noContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import {
@@ -26,12 +27,6 @@ const read = { scope: 'digital_products:read', anonymous: true } as const;
 const personal = { scope: 'digital_products:read' } as const;
 const write = { scope: 'digital_products:write' } as const;
 const writeErrors = errorResponses(400, 401, 403, 404, 409);
-
-/** 201 with what a create made, or 200 with what it found already there. */
-async function madeOrFound(reply: FastifyReply, work: Promise<{ created: boolean; item: unknown }>) {
-  const { created, item } = await work;
-  return reply.code(created ? 201 : 200).send(item);
-}
 
 export function digitalProductsRoutes(fastify: FastifyInstance, service: DigitalProductsService) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -154,3 +154,55 @@ export const Registration = Type.Object(
   { $id: 'EventRegistration' },
 );
 export type Registration = Static<typeof Registration>;
+
+export const EventKeyParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 120, description: 'An evt_… id or the event slug' }) },
+  { additionalProperties: false },
+);
+
+export const RegistrationParams = Type.Object(
+  { id: Id('evt'), registration_id: Id('reg') },
+  { additionalProperties: false },
+);
+
+export const RegistrationListQuery = Type.Object(
+  {
+    ...ListQueryBase,
+    status: Type.Optional(RegistrationStatus),
+    attended: Type.Optional(Type.Boolean()),
+    user_id: Type.Optional(Id('usr')),
+  },
+  { additionalProperties: false },
+);
+export type RegistrationListQuery = Static<typeof RegistrationListQuery>;
+
+export const RegistrationPage = Page(Registration);
+
+export const RegistrationCreate = Type.Object(
+  { user_id: Id('usr') },
+  {
+    additionalProperties: false,
+    description:
+      'Staff register a person: the course or plan condition is not checked (staff decide), the seats are — a full event waitlists them',
+  },
+);
+export type RegistrationCreate = Static<typeof RegistrationCreate>;
+
+const AttendanceRecord = Type.Object(
+  {
+    registration_id: Type.Optional(Id('reg')),
+    user_id: Type.Optional(Id('usr')),
+    attended: Type.Boolean(),
+  },
+  { additionalProperties: false, description: 'Names the registration by registration_id or by user_id (one of them)' },
+);
+
+export const AttendanceInput = Type.Object(
+  { records: Type.Array(AttendanceRecord, { minItems: 1, maxItems: 1000 }) },
+  { additionalProperties: false },
+);
+export type AttendanceInput = Static<typeof AttendanceInput>;
+
+export const AttendanceResult = Type.Object({
+  data: Type.Array(Registration, { description: 'The registrations as recorded, in the order given' }),
+});

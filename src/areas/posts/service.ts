@@ -64,10 +64,8 @@ export function postsService(
   }
 
   /** A published post the caller may read, by id or slug: what the school's public pages and comments go by. */
-  const publishedFor = async (principal: Principal, key: string) => {
-    const reader = await readerOf(principal);
-    return store.findReadable(db, key, reader);
-  };
+  const publishedFor = async (principal: Principal, key: string, by?: 'id') =>
+    store.findReadable(db, key, await readerOf(principal), by);
 
   async function publishDue() {
     const published = await db.transaction().execute((tx) => store.publishDue(tx, now()));
@@ -132,8 +130,7 @@ export function postsService(
     },
 
     /** Whether a post is published and the caller may read it (comments are open only on such posts). */
-    isPublishedFor: async (principal: Principal, id: string) =>
-      /^pst_[0-9a-z]{26}$/.test(id) && (await publishedFor(principal, id)) !== undefined,
+    isPublishedFor: async (principal: Principal, id: string) => (await publishedFor(principal, id, 'id')) !== undefined,
 
     async create(input: PostCreate, also?: AlsoWrite) {
       const title = input.title.trim();

@@ -43,11 +43,12 @@ export function postsStore() {
     findById: (ex: Executor, id: string) => ex.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst(),
 
     /** The post `key` (id or slug) names if `reader` may read it. */
-    findReadable: (ex: Executor, key: string, reader: PostReader) =>
+    /** A post the reader may read, by id or slug (`by: 'id'`: by id only). */
+    findReadable: (ex: Executor, key: string, reader: PostReader, by: 'id' | 'id-or-slug' = 'id-or-slug') =>
       ex
         .selectFrom('posts')
         .selectAll()
-        .where((eb) => eb.or([eb('id', '=', key), eb('slug', '=', key)]))
+        .where((eb) => (by === 'id' ? eb('id', '=', key) : eb.or([eb('id', '=', key), eb('slug', '=', key)])))
         .where(readablePosts(reader))
         .executeTakeFirst(),
 

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { madeOrFound } from '../../http/made-or-found.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import { QuizSubmission } from '../curriculum/quiz.ts';
 import {
@@ -34,12 +35,6 @@ const tags = ['students'];
 const read = { scope: 'students:read' } as const;
 const write = { scope: 'students:write' } as const;
 const writeErrors = errorResponses(400, 401, 403, 404, 409);
-
-/** 201 with what a create made, or 200 with what it found already there. */
-async function madeOrFound(reply: FastifyReply, work: Promise<{ created: boolean; item: unknown }>) {
-  const { created, item } = await work;
-  return reply.code(created ? 201 : 200).send(item);
-}
 
 /** 202 with the accepted job, and where to follow it. */
 async function accepted(reply: FastifyReply, work: Promise<{ id: string }>) {

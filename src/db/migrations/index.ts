@@ -14,6 +14,7 @@ import { commerce } from './012_commerce.ts';
 import { memberships } from './013_memberships.ts';
 import { couponAndProductIndexes } from './014_coupon_and_product_indexes.ts';
 import { analytics } from './015_analytics.ts';
+import { events } from './016_events.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '013_memberships': memberships,
   '014_coupon_and_product_indexes': couponAndProductIndexes,
   '015_analytics': analytics,
+  '016_events': events,
 };
 
 export const migrationProvider: MigrationProvider = {

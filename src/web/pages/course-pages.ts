@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError, errors } from '../../http/errors.ts';
+import { errors } from '../../http/errors.ts';
 import { isStaff } from '../../http/principal.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import { type CatalogFilters, catalogView } from '../views/catalog.ts';
@@ -10,7 +10,7 @@ import { lessonView } from '../views/lesson.ts';
 import { metaTags } from '../views/meta.ts';
 import { learnPath } from '../views/player.ts';
 import { summary } from '../views/text.ts';
-import { browse, one, type SiteDeps, schoolFacts, withQuery } from './site-deps.ts';
+import { browse, one, type SiteDeps, schoolFacts, visibleLecturers, withQuery } from './site-deps.ts';
 
 export const CATALOG_PAGE_SIZE = 12;
 const LECTURER_ID = /^lec_[0-9a-z]{26}$/;
@@ -99,26 +99,13 @@ export function registerCoursePages(app: FastifyInstance, deps: SiteDeps) {
       ({ section, lessons }): OutlineSection => ({ id: section.id, title: section.title, lessons }),
     );
 
-  /** The course's lecturers the viewer may see (an archived one is left out, as the lecturers area decides). */
-  async function lecturersOf(principal: ReturnType<typeof viewerPrincipal>, ids: string[]) {
-    const found = await Promise.all(
-      ids.map((id) =>
-        lecturers.get(principal, id).catch((error: unknown) => {
-          if (error instanceof ApiError && error.code === 'not_found') return undefined;
-          throw error;
-        }),
-      ),
-    );
-    return found.filter((l) => l !== undefined);
-  }
-
   app.get<{ Params: { slug: string } }>('/courses/:slug', { config }, async (request, reply) => {
     const principal = viewerPrincipal(request.viewer);
     const course = await courses.get(principal, request.params.slug);
     const [school, outline, people] = await Promise.all([
       schoolFacts(deps.areas.school),
       outlineOf(principal, course.id),
-      lecturersOf(principal, course.lecturer_ids),
+      visibleLecturers(lecturers, principal, course.lecturer_ids),
     ]);
     const path = coursePath(course.slug);
     const way = await learnerWay(principal, course.id, course.slug);

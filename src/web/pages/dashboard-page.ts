@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   addDays,
   addMonths,
@@ -25,21 +24,11 @@ import {
   dashboardPath,
   dashboardView,
 } from '../views/dashboard.ts';
+import { type OwnAsset, ownAsset, serveAssets } from './own-assets.ts';
 import { one, schoolFacts } from './site-deps.ts';
 
-/** A file served under /assets for a year: its URL carries a version, so a new one is a new URL. */
-type Asset = { body: Buffer; type: string; href: string };
-
-const LONG_CACHE = 'public, max-age=31536000, immutable';
-
-function ownAsset(file: string, path: string, type: string): Asset {
-  const body = readFileSync(new URL(`../client/${file}`, import.meta.url));
-  const version = createHash('sha256').update(body).digest('base64url').slice(0, 12);
-  return { body, type, href: `${path}?v=${version}` };
-}
-
 /** Chart.js's browser build, straight from the installed package (no copy in the repository, no CDN). */
-function chartJs(): Asset {
+function chartJs(): OwnAsset {
   const dist = dirname(createRequire(import.meta.url).resolve('chart.js'));
   const { version } = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as { version: string };
   const body = readFileSync(join(dist, 'chart.umd.min.js'));
@@ -76,14 +65,10 @@ export function registerDashboardPage(
   app: FastifyInstance,
   deps: { analytics: AnalyticsService; school: Areas['school']; write: PageWriter },
 ) {
-  const script = ownAsset('dashboard.js', '/assets/dashboard.js', 'text/javascript; charset=utf-8');
-  const style = ownAsset('dashboard.css', '/assets/dashboard.css', 'text/css; charset=utf-8');
+  const script = ownAsset('dashboard.js', 'text/javascript; charset=utf-8');
+  const style = ownAsset('dashboard.css', 'text/css; charset=utf-8');
   const chart = chartJs();
-  for (const asset of [script, style, chart]) {
-    app.get(asset.href.split('?')[0] as string, { config: { public: true } }, async (_request, reply: FastifyReply) =>
-      reply.type(asset.type).header('cache-control', LONG_CACHE).send(asset.body),
-    );
-  }
+  serveAssets(app, [script, style, chart]);
 
   app.get<{ Querystring: Record<string, unknown> }>(
     '/dashboard',

@@ -1,7 +1,7 @@
 import type { Areas } from '../../areas/index.ts';
 import type { ListPage } from '../../areas/pagination.ts';
 import { ApiError } from '../../http/errors.ts';
-import { ANONYMOUS } from '../../http/principal.ts';
+import { ANONYMOUS, type Principal } from '../../http/principal.ts';
 import type { SharedPages } from './shared-pages.ts';
 
 /** What the public site's handlers are built from (the composition root passes it). */
@@ -18,6 +18,7 @@ export type SiteDeps = {
     | 'orders'
     | 'membershipPlans'
     | 'digitalProducts'
+    | 'events'
   >;
   pages: SharedPages;
   baseUrl: string;
@@ -33,6 +34,19 @@ export async function schoolFacts(school: SiteDeps['areas']['school']) {
       return { name: 'Lyceum', description: '', locale: 'en' };
     throw error;
   }
+}
+
+/** Lecturers by id as the viewer may see them (an archived one is left out, as the lecturers area decides). */
+export async function visibleLecturers(lecturers: Areas['lecturers'], principal: Principal, ids: string[]) {
+  const found = await Promise.all(
+    ids.map((id) =>
+      lecturers.get(principal, id).catch((error: unknown) => {
+        if (error instanceof ApiError && error.code === 'not_found') return undefined;
+        throw error;
+      }),
+    ),
+  );
+  return found.filter((l) => l !== undefined);
 }
 
 /** One query-string value as text: absent, repeated or non-text values count as empty. */

@@ -7,6 +7,7 @@ import { errors } from '../../http/errors.ts';
 import { ANONYMOUS } from '../../http/principal.ts';
 import { lecturerPath } from '../views/course.ts';
 import { coursePath } from '../views/course-cards.ts';
+import { eventPath } from '../views/events.ts';
 import { planPath } from '../views/plans.ts';
 import { postPath } from '../views/posts.ts';
 import { productPath } from '../views/products.ts';
@@ -33,24 +34,25 @@ async function all<T extends { id: string }>(
 /**
  * /robots.txt and /sitemap.xml. The sitemap lists exactly what an anonymous visitor may find on the site — the
  * catalog's public published courses, published products, active lecturers, published public posts, published pages
- * and the public membership plans on sale — read through the services as ANONYMOUS, so unlisted and private courses
+ * the public membership plans on sale and the upcoming public events — read through the services as ANONYMOUS, so unlisted and private courses
  * and hidden plans never appear. It is kept `ttlMs` and dropped by `invalidate()` (every catalog invalidation):
  * walking a catalog of 100,000 courses takes seconds of queries.
  */
 export function registerSitemap(app: FastifyInstance, deps: SiteDeps & { now: () => number; ttlMs: number }) {
-  const { courses, lecturers, posts, pages, membershipPlans, digitalProducts } = deps.areas;
+  const { courses, lecturers, posts, pages, membershipPlans, digitalProducts, events } = deps.areas;
   const base = deps.baseUrl;
   let kept: { entries: Promise<SitemapEntry[]>; until: number } | undefined;
   const documents = new Map<string, GeneratedDocument>();
 
   async function collect(): Promise<SitemapEntry[]> {
-    const [c, l, p, g, m, d] = await Promise.all([
+    const [c, l, p, g, m, d, e] = await Promise.all([
       all((cursor) => courses.list(ANONYMOUS, { ...cursor, status: 'published', visibility: 'public' })),
       all((cursor) => lecturers.list(ANONYMOUS, { ...cursor, status: 'active' })),
       all((cursor) => posts.list(ANONYMOUS, { ...cursor, status: 'published' })),
       all((cursor) => pages.list(ANONYMOUS, { ...cursor, status: 'published' })),
       all((cursor) => membershipPlans.list(ANONYMOUS, { ...cursor, status: 'active', visibility: 'public' })),
       all((cursor) => digitalProducts.list(ANONYMOUS, { ...cursor, status: 'published' })),
+      all((cursor) => events.list(ANONYMOUS, { ...cursor, when: 'upcoming' })),
     ]);
     return [
       { loc: `${base}/` },
@@ -59,12 +61,14 @@ export function registerSitemap(app: FastifyInstance, deps: SiteDeps & { now: ()
       { loc: `${base}/posts` },
       { loc: `${base}/plans` },
       { loc: `${base}/products` },
+      { loc: `${base}/events` },
       ...g.map((x) => ({ loc: `${base}${schoolPagePath(x.slug)}`, lastmod: x.updated_at })),
       ...l.map((x) => ({ loc: `${base}${lecturerPath(x.id)}`, lastmod: x.updated_at })),
       ...p.map((x) => ({ loc: `${base}${postPath(x.slug)}`, lastmod: x.updated_at })),
       ...c.map((x) => ({ loc: `${base}${coursePath(x.slug)}`, lastmod: x.updated_at })),
       ...m.map((x) => ({ loc: `${base}${planPath(x.slug)}`, lastmod: x.updated_at })),
       ...d.map((x) => ({ loc: `${base}${productPath(x.slug)}`, lastmod: x.updated_at })),
+      ...e.map((x) => ({ loc: `${base}${eventPath(x.slug)}`, lastmod: x.updated_at })),
     ];
   }
 
