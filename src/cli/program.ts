@@ -156,9 +156,8 @@ export function buildProgram(
   for (const operation of operations ?? []) {
     let group = groups.get(operation.group);
     if (!group) {
-      group = new Command(operation.group)
-        .description(`${operation.group} (${ctx.profile?.base_url ?? ''})`)
-        .copyInheritedSettings(program);
+      const verbs = (operations ?? []).filter((op) => op.group === operation.group).map((op) => op.verb);
+      group = new Command(operation.group).description(verbs.join(', ')).copyInheritedSettings(program);
       groups.set(operation.group, group);
     }
     const add = (parent: Command, name: string, hidden: boolean) => {
