@@ -130,7 +130,7 @@ export async function buildApp(deps: AppDeps) {
   installErrorHandlers(app, { pageContext: (request) => pageContext(request), renderErrorPage });
   /** Every route the app registers, as declared (the contract test and generated documents read it). */
   const routes = requireRouteDeclarations(app);
-  await registerOpenApi(app, { baseUrl: config.BASE_URL });
+  await registerOpenApi(app, { baseUrl: config.BASE_URL, clock });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -9,6 +9,9 @@ import { courseRow, pricingMd } from './pricing-md.ts';
 
 const PRICING_BATCH = 5_000;
 
+/** A strong ETag of a document's bytes. */
+export const strongEtag = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+
 /** A generated document with what HTTP caches need: a strong ETag of its bytes and when it last changed. */
 export type GeneratedDocument = { body: string; etag: string; lastModified: Date };
 
@@ -53,7 +56,7 @@ export function discoveryDocuments(deps: {
   }
 
   function stamp(name: string, body: string): GeneratedDocument {
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+    const etag = strongEtag(body);
     let known = seen.get(name);
     if (known?.etag !== etag) {
       // HTTP dates have whole seconds; a date in the future of the body would make If-Modified-Since lie.

@@ -1,14 +1,20 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../db/clock.ts';
 import { OAUTH_PATHS } from '../oauth/provider.ts';
 import { SCOPES } from '../security/scopes.ts';
+import { sendDocument } from './conditional.ts';
+import { type GeneratedDocument, strongEtag } from './documents.ts';
 
 /**
  * OpenAPI 3.0, generated from the live route schemas by @fastify/swagger. Every API operation carries the oauth2
  * security requirement of its declared scope (and an empty alternative when anonymous callers get the public view);
  * pages, OAuth endpoints and other non-API routes are left out.
  */
-export async function registerOpenApi(app: FastifyInstance, deps: { baseUrl: string; schoolName?: string }) {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  deps: { baseUrl: string; schoolName?: string; clock: Clock },
+) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -37,11 +43,27 @@ export async function registerOpenApi(app: FastifyInstance, deps: { baseUrl: str
       },
     },
     transform: ({ schema, url, route }) => {
-      const config = (route.config ?? {}) as { scope?: string; anonymous?: boolean };
+      const config = (route.config ?? {}) as { scope?: string; anonymous?: boolean; binary?: boolean };
       if (!url.startsWith('/api/v1') || !config.scope) return { schema: { ...schema, hide: true }, url };
       const security = [{ oauth2: [config.scope] }, ...(config.anonymous ? [{}] : [])];
-      return { schema: { ...schema, security, 'x-required-scope': config.scope } as typeof schema, url };
+      // A raw-bytes route has no body schema (nothing parses it); the document still says what it takes.
+      const raw: object = config.binary
+        ? { consumes: ['application/octet-stream'], body: { type: 'string', format: 'binary' } }
+        : {};
+      return { schema: { ...schema, ...raw, security, 'x-required-scope': config.scope } as typeof schema, url };
     },
   });
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  // The routes are fixed once the app is ready, so the document and its ETag are made once (the CLI revalidates).
+  let document: GeneratedDocument | undefined;
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    if (!document) {
+      const body = JSON.stringify(app.swagger());
+      document = {
+        body,
+        etag: strongEtag(body),
+        lastModified: new Date(Math.floor(deps.clock.now().getTime() / 1000) * 1000),
+      };
+    }
+    return sendDocument(request, reply, document, 'application/json; charset=utf-8');
+  });
 }

@@ -62,3 +62,31 @@ describe('/openapi.json', () => {
     assert.equal(documented.size, live.length, 'no other paths are documented');
   });
 });
+
+describe('/openapi.json caching and raw uploads', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer('sqlite');
+  });
+  after(() => server.close());
+
+  test('carries a strong ETag and answers 304 to If-None-Match with it (clients revalidate their copy)', async () => {
+    const first = await fetch(`${server.url}/openapi.json`);
+    const etag = first.headers.get('etag') ?? '';
+    assert.match(etag, /^"[\w-]{32}"$/);
+    await first.arrayBuffer();
+    const again = await fetch(`${server.url}/openapi.json`, { headers: { 'if-none-match': etag } });
+    assert.equal(again.status, 304);
+    const other = await fetch(`${server.url}/openapi.json`, { headers: { 'if-none-match': '"something-else"' } });
+    assert.equal(other.status, 200);
+    assert.equal(other.headers.get('etag'), etag);
+  });
+
+  test('says that the upload route takes the raw bytes (application/octet-stream)', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
+    };
+    const put = doc.paths['/api/v1/storage/assets/{id}/content']?.put;
+    assert.deepEqual(Object.keys(put?.requestBody?.content ?? {}), ['application/octet-stream']);
+  });
+});

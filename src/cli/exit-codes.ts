@@ -1,0 +1,25 @@
+/** The CLI's exit codes: stable, so scripts can branch on them (also listed in the README). */
+export const EXIT = {
+  ok: 0,
+  /** The API refused the request: 4xx other than 401/403 (not found, conflict, invalid input). */
+  apiError: 1,
+  /** The command line itself is wrong: unknown command or flag, a value of the wrong type. */
+  usage: 2,
+  /** Signing in is needed, was refused, has ended, or lacks a scope (401, 403). */
+  auth: 3,
+  /** The school could not be reached, or failed (5xx). */
+  unavailable: 4,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** A failure the CLI reports in one message (and maybe the command to run next) and ends with its exit code. */
+export class CliFailure extends Error {
+  readonly code: ExitCode;
+  readonly hint: string | undefined;
+  constructor(code: ExitCode, message: string, hint?: string) {
+    super(message);
+    this.code = code;
+    this.hint = hint;
+  }
+}

@@ -1,0 +1,187 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { storeForLogin, storeOf } from './credentials.ts';
+import { CliFailure, EXIT } from './exit-codes.ts';
+import { type Io, say } from './io.ts';
+import { loopbackRedirect } from './loopback.ts';
+import { discover, exchangeCode, reach, register, revoke, type ServerMetadata, userinfo } from './oauth-client.ts';
+import { commandCache } from './openapi-cache.ts';
+import { defaultProfileName, normalizeBaseUrl, type Profile, profileStore } from './profiles.ts';
+import { tokensOf } from './session.ts';
+
+/** What a login asks for unless told more: who you are, and reading everything your role may read. */
+const defaultScopes = (supported: string[]) => [
+  'openid',
+  'profile',
+  'email',
+  ...supported.filter((s) => s.endsWith(':read')),
+];
+
+const splitScopes = (values: string[]) => values.flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+
+function withTimeout<T>(promise: Promise<T>, seconds: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new CliFailure(EXIT.auth, `No answer from the browser within ${seconds} seconds; not signed in.`)),
+      seconds * 1000,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Sees whether the school still knows a client registered earlier (it removes clients unused for a day). */
+async function clientKnown(metadata: ServerMetadata, clientId: string, redirectUri: string) {
+  const url = new URL(metadata.authorization_endpoint);
+  url.search = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'openid',
+  }).toString();
+  const response = await reach(url.toString());
+  await response.body?.cancel();
+  return response.status < 400;
+}
+
+/**
+ * `lyceum login <base_url>`: discovery (RFC 8414), registration (RFC 7591, a loopback redirect on an ephemeral port),
+ * the browser, the redirect checked for state and iss (RFC 9207), the code exchanged with PKCE S256 and resource
+ * (RFC 8707). Asks for the default scopes, the scopes an earlier login of this profile was granted, and --scope.
+ */
+export async function login(
+  io: Io,
+  options: { baseUrl: string; profile?: string; scopes: string[]; browser: boolean },
+): Promise<void> {
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  const profiles = profileStore(io.env);
+  const name = options.profile ?? io.env.LYCEUM_PROFILE ?? defaultProfileName(baseUrl);
+  const previous = profiles.read().profiles[name];
+  const earlier = previous?.base_url === baseUrl ? previous : undefined;
+
+  const metadata = await discover(baseUrl);
+  const supported = metadata.scopes_supported ?? [];
+  const asked = splitScopes(options.scopes);
+  const wanted = asked.includes('all')
+    ? supported
+    : [...new Set([...defaultScopes(supported), ...splitScopes([earlier?.scope ?? '']), ...asked])];
+  const unknown = wanted.filter((s) => supported.length && !supported.includes(s));
+  if (unknown.length) throw new CliFailure(EXIT.usage, `${baseUrl} has no scope ${unknown.join(', ')}.`);
+
+  // Decided before the browser step, so a missing keyring is known (and said) before anyone signs in.
+  const store = await storeForLogin(io.env, (line) => say(io.stderr, line));
+  const loopback = await loopbackRedirect();
+  try {
+    let clientId = earlier?.client_id;
+    if (!clientId || !(await clientKnown(metadata, clientId, loopback.redirectUri)))
+      clientId = await register(metadata, loopback.redirectUri);
+    const verifier = randomBytes(32).toString('base64url');
+    const state = randomBytes(16).toString('base64url');
+    const url = new URL(metadata.authorization_endpoint);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: loopback.redirectUri,
+      scope: wanted.join(' '),
+      state,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      resource: baseUrl,
+    }).toString();
+
+    if (options.browser) {
+      say(io.stderr, `Opening your browser to sign in to ${baseUrl}…`);
+      say(io.stderr, `If it does not open, visit:\n  ${url}`);
+      await io
+        .openBrowser(url.toString())
+        .catch((error: Error) => say(io.stderr, `(The browser could not be opened: ${error.message})`));
+    } else {
+      say(io.stderr, `Open this address in a browser to sign in to ${baseUrl}:\n  ${url}`);
+    }
+    say(io.stderr, 'Waiting for the browser…');
+
+    const callback = await withTimeout(loopback.received, Number(io.env.LYCEUM_LOGIN_TIMEOUT_SECONDS) || 300);
+    const iss = callback.searchParams.get('iss');
+    if (iss !== null ? iss !== metadata.issuer : metadata.authorization_response_iss_parameter_supported)
+      throw new CliFailure(
+        EXIT.auth,
+        `The answer came from another issuer (${iss ?? 'none named'}), not ${metadata.issuer}; not signed in.`,
+      );
+    if (callback.searchParams.get('state') !== state)
+      throw new CliFailure(EXIT.auth, 'The answer does not belong to this login (state differs); not signed in.');
+    const error = callback.searchParams.get('error');
+    if (error)
+      throw new CliFailure(
+        EXIT.auth,
+        `Not signed in: ${callback.searchParams.get('error_description') ?? error} (${error})`,
+      );
+    const code = callback.searchParams.get('code');
+    if (!code) throw new CliFailure(EXIT.auth, 'The school sent no authorization code; not signed in.');
+
+    const response = await exchangeCode(metadata, {
+      code,
+      redirect_uri: loopback.redirectUri,
+      client_id: clientId,
+      code_verifier: verifier,
+      resource: baseUrl,
+    });
+    const tokens = tokensOf(response, io.now());
+    const user = metadata.userinfo_endpoint
+      ? await userinfo(metadata.userinfo_endpoint, tokens.access_token)
+      : { sub: '' };
+    // A profile that moves to the other store must not leave its old tokens behind.
+    if (earlier && earlier.token_store !== store.kind) await (await storeOf(earlier.token_store, io.env)).delete(name);
+    await store.set(name, tokens);
+    const profile: Profile = {
+      base_url: baseUrl,
+      client_id: clientId,
+      scope: tokens.scope,
+      user: { sub: user.sub, email: user.email, name: user.name },
+      endpoints: {
+        token: metadata.token_endpoint,
+        revocation: metadata.revocation_endpoint,
+        userinfo: metadata.userinfo_endpoint,
+      },
+      token_store: store.kind,
+    };
+    profiles.save(name, profile);
+    await commandCache(io.env, baseUrl).revalidate();
+
+    const granted = tokens.scope.split(' ').filter(Boolean);
+    const refused = wanted.filter((s) => !granted.includes(s));
+    say(
+      io.stdout,
+      `Signed in to ${baseUrl} as ${user.name ?? user.sub}${user.email ? ` <${user.email}>` : ''} (profile ${name}).`,
+    );
+    say(io.stdout, `Granted: ${granted.join(' ')}`);
+    if (refused.length)
+      say(io.stdout, `Not granted (your role cannot grant them, or you declined): ${refused.join(' ')}`);
+  } finally {
+    loopback.close();
+  }
+}
+
+/** `lyceum logout`: revokes the refresh token (ending its grant) and the access token, then forgets both. */
+export async function logout(io: Io, name: string, profile: Profile) {
+  const store = await storeOf(profile.token_store, io.env);
+  const tokens = await store.get(name);
+  if (!tokens) {
+    say(io.stdout, `Not signed in to ${profile.base_url} (profile ${name}).`);
+    return;
+  }
+  const endpoint = profile.endpoints.revocation;
+  if (endpoint) {
+    if (tokens.refresh_token)
+      await revoke(endpoint, {
+        token: tokens.refresh_token,
+        token_type_hint: 'refresh_token',
+        client_id: profile.client_id,
+      });
+    await revoke(endpoint, {
+      token: tokens.access_token,
+      token_type_hint: 'access_token',
+      client_id: profile.client_id,
+    });
+  }
+  await store.delete(name);
+  say(io.stdout, `Signed out of ${profile.base_url} (profile ${name}); its tokens are revoked.`);
+}

@@ -1,0 +1,89 @@
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { CliFailure, EXIT } from './exit-codes.ts';
+import { configDir, type Env } from './paths.ts';
+
+/** What the CLI keeps about one school it signed in to (no secrets: tokens are in the credential store). */
+export type Profile = {
+  base_url: string;
+  client_id: string;
+  /** The scopes the last login granted. */
+  scope: string;
+  user: { sub: string; email?: string; name?: string };
+  /** The authorization server's endpoints the CLI calls after login (from its RFC 8414 metadata). */
+  endpoints: { token: string; revocation?: string; userinfo?: string };
+  /** Where this profile's tokens are: the OS keyring or the 0600 file beside this one. */
+  token_store: 'keyring' | 'file';
+};
+
+export type ProfileFile = { current?: string; profiles: Record<string, Profile> };
+
+/** A school's default profile name: its host (and port). */
+export const defaultProfileName = (baseUrl: string) => new URL(baseUrl).host;
+
+/** Base URLs are compared and stored without a trailing slash. */
+export function normalizeBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(/^https?:\/\//.test(value) ? value : `https://${value}`);
+  } catch {
+    throw new CliFailure(EXIT.usage, `"${value}" is not a URL (for example https://school.example).`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** Writes a file only the user can read, replacing the old one at once (never half-written). */
+export function writePrivateFile(path: string, content: string) {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, content, { mode: 0o600 });
+  chmodSync(temporary, 0o600);
+  renameSync(temporary, path);
+}
+
+export function readJson<T>(path: string, fallback: T): T {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fallback;
+    throw error;
+  }
+}
+
+export function profileStore(env: Env) {
+  const path = join(configDir(env), 'config.json');
+  const read = () => readJson<ProfileFile>(path, { profiles: {} });
+  return {
+    path,
+    read,
+    save(name: string, profile: Profile) {
+      const file = read();
+      file.profiles[name] = profile;
+      file.current = name;
+      writePrivateFile(path, `${JSON.stringify(file, null, 2)}\n`);
+    },
+    use(name: string) {
+      const file = read();
+      if (!file.profiles[name]) throw new CliFailure(EXIT.usage, `No profile named "${name}" (see: lyceum profiles).`);
+      file.current = name;
+      writePrivateFile(path, `${JSON.stringify(file, null, 2)}\n`);
+    },
+    /**
+     * The profile a command runs with: --profile, else LYCEUM_PROFILE, else the one signed in to last. A name that is
+     * a base URL picks that school's default profile.
+     */
+    resolve(explicit: string | undefined): { name: string; profile: Profile | undefined } | undefined {
+      const file = read();
+      const wanted = explicit ?? env.LYCEUM_PROFILE ?? file.current;
+      if (!wanted) return undefined;
+      if (file.profiles[wanted]) return { name: wanted, profile: file.profiles[wanted] };
+      if (/^https?:\/\//.test(wanted)) {
+        const name = defaultProfileName(wanted);
+        return { name, profile: file.profiles[name] };
+      }
+      return { name: wanted, profile: undefined };
+    },
+  };
+}
+
+export type ProfileStore = ReturnType<typeof profileStore>;

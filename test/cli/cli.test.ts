@@ -1,0 +1,397 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { apiClient, type Person, schoolWithPeople } from '../support/api.ts';
+import { formPost } from '../support/oauth.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { BIN, type CliResult, cliUser } from './run-cli.ts';
+
+/**
+ * `lyceum` as a person runs it: spawned as its own process against a started school, signing in through Chromium
+ * (driven by Playwright as the configured browser opener), with its own home folder for config, tokens and cache.
+ */
+const ok = (result: CliResult) => {
+  assert.equal(result.code, 0, `exit ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
+  return result;
+};
+const json = <T = Record<string, unknown>>(result: CliResult) => JSON.parse(ok(result).stdout) as T;
+const config = (home: string) => JSON.parse(readFileSync(join(home, '.config/lyceum/config.json'), 'utf8'));
+const credentialsPath = (home: string) => join(home, '.config/lyceum/credentials.json');
+const credentials = (home: string) => JSON.parse(readFileSync(credentialsPath(home), 'utf8'));
+
+describe('the lyceum CLI against a started school', () => {
+  let server: TestServer;
+  let people: { owner: Person; staff: Person; student: Person };
+  let owner: ReturnType<typeof cliUser>;
+  let profile: string;
+
+  before(async () => {
+    server = await startTestServer('sqlite');
+    people = await schoolWithPeople(server);
+    owner = cliUser(people.owner);
+    profile = new URL(server.url).host;
+  });
+  after(() => server.close());
+
+  test('without a login, --help lists the built-in commands and says how to get the school’s', async () => {
+    const help = ok(await owner.run(['--help']));
+    for (const command of ['login', 'logout', 'whoami', 'profiles', 'completion'])
+      assert.match(help.stdout, new RegExp(`\\n  ${command}\\b`));
+    assert.match(help.stdout, /Sign in \(lyceum login <base_url>\)/);
+    const whoami = await owner.run(['whoami']);
+    assert.equal(whoami.code, 3);
+    assert.match(whoami.stderr, /Not signed in to any school\.\nRun: lyceum login <base_url>/);
+  });
+
+  test('login: the browser signs in, the grant is shown, tokens go to a 0600 file with a warning (no keyring here)', async () => {
+    const login = ok(await owner.run(['login', server.url]));
+    assert.match(
+      login.stdout,
+      new RegExp(`Signed in to ${server.url} as Ada Owner <owner@school\\.test> \\(profile ${profile}\\)`),
+    );
+    assert.match(login.stdout, /Granted: openid profile email courses:read /);
+    assert.doesNotMatch(login.stdout, /courses:write/, 'write scopes only when asked for');
+    assert.match(login.stderr, /Waiting for the browser/);
+    assert.match(login.stderr, /Warning: the system keyring is not available/);
+    assert.match(login.stderr, /Tokens are stored in .*credentials\.json, readable only by you/);
+    // The configured opener (Chromium) was given the authorization URL and reached the school's sign-in step.
+    assert.match(
+      readFileSync(join(owner.home, 'opener.log'), 'utf8'),
+      new RegExp(`^at ${server.url}/oauth/interaction/`),
+    );
+
+    assert.equal(statSync(credentialsPath(owner.home)).mode & 0o777, 0o600);
+    assert.equal(statSync(join(owner.home, '.config/lyceum')).mode & 0o777, 0o700);
+    const stored = credentials(owner.home)[profile];
+    assert.match(stored.access_token, /.{20,}/);
+    assert.ok(stored.refresh_token);
+    const settings = config(owner.home);
+    assert.equal(settings.current, profile);
+    assert.equal(settings.profiles[profile].token_store, 'file');
+    assert.doesNotMatch(JSON.stringify(settings), new RegExp(stored.access_token), 'no token in config.json');
+
+    // The token is bound to the REST API (RFC 8707) and was issued to the CLI's own registration.
+    const introspected = await formPost(server.url, '/api/oauth/introspect', {
+      token: stored.access_token,
+      client_id: settings.profiles[profile].client_id,
+    });
+    assert.equal(introspected.body.active, true);
+    assert.equal(introspected.body.aud, server.config.BASE_URL);
+
+    const whoami = json(await owner.run(['whoami', '--json']));
+    assert.equal(whoami.email, 'owner@school.test');
+    assert.equal(whoami.school, server.url);
+    assert.match(String(whoami.scopes), /courses:read/);
+  });
+
+  test('--help lists the command groups from /openapi.json; a group lists its verbs, a verb its typed flags', async () => {
+    const help = ok(await owner.run(['--help']));
+    assert.match(help.stdout, /School commands \(from its \/openapi\.json\):/);
+    for (const group of ['courses', 'students', 'membership-plans', 'digital-products', 'storage'])
+      assert.match(help.stdout, new RegExp(`\\n  ${group}\\b`));
+    const courses = ok(await owner.run(['courses', '--help']));
+    for (const verb of ['list', 'create', 'get', 'update', 'delete', 'publish'])
+      assert.match(courses.stdout, new RegExp(`\\n  ${verb}\\b`));
+    const create = ok(await owner.run(['courses', 'create', '--help']));
+    assert.match(create.stdout, /--title <string>/);
+    assert.match(create.stdout, /--visibility <string>[\s\S]*\(choices: "public", "unlisted", "private"\)/);
+    assert.match(create.stdout, /--enrollment-open/);
+    assert.match(create.stdout, /--lecturer-ids <value>/);
+    assert.match(create.stdout, /--data <json>/);
+    assert.match(create.stdout, /Operation createCourse \(POST \/api\/v1\/courses\); scope courses:write/);
+  });
+
+  test('a command refused for a missing scope prints the exact step-up command, which then works', async () => {
+    const refused = await owner.run(['courses', 'create', '--title', 'Needs write']);
+    assert.equal(refused.code, 3);
+    assert.match(refused.stderr, /^Error: This operation needs the courses:write scope\. \(insufficient_scope\)$/m);
+    const hint = /^Run: (lyceum login .*)$/m.exec(refused.stderr)?.[1];
+    assert.equal(hint, `lyceum login ${server.url} --scope courses:write`);
+
+    const stepUp = ok(await owner.run(hint.split(' ').slice(1)));
+    assert.match(stepUp.stdout, /Granted: .*courses:read.* courses:write/, 'the earlier scopes are kept');
+    const created = json(await owner.run(['courses', 'create', '--title', 'Stepped up', '--json']));
+    assert.equal(created.title, 'Stepped up');
+  });
+
+  test('list, create, update and delete through the CLI; the raw operationId is the same command', async () => {
+    ok(await owner.run(['login', server.url, '--scope', 'all']));
+    const dataFile = join(owner.home, 'course.json');
+    writeFileSync(
+      dataFile,
+      JSON.stringify({ title: 'From a file', subtitle: 'ignored', price: { amount: 1500, currency: 'EUR' } }),
+    );
+    const created = json(
+      await owner.run(['courses', 'create', '--data', `@${dataFile}`, '--subtitle', 'The flag wins', '--json']),
+    );
+    assert.equal(created.title, 'From a file');
+    assert.equal(created.subtitle, 'The flag wins');
+    assert.deepEqual(created.price, { amount: 1500, currency: 'EUR' });
+
+    const updated = json(
+      await owner.run([
+        'courses',
+        'update',
+        String(created.id),
+        '--title',
+        'Renamed',
+        '--no-enrollment-open',
+        '--price',
+        'null',
+        '--json',
+      ]),
+    );
+    assert.equal(updated.title, 'Renamed');
+    assert.equal(updated.enrollment_open, false);
+    assert.equal(updated.price, null);
+
+    const table = ok(await owner.run(['courses', 'list', '--status', 'draft']));
+    assert.match(table.stdout, /│ id\s+│ title\s+│ status/);
+    assert.match(table.stdout, new RegExp(`│ ${created.id} │ Renamed\\s+│ draft`));
+    const byGroup = json(await owner.run(['courses', 'list', '--status', 'draft', '--json']));
+    const byOperationId = json(await owner.run(['listCourses', '--status', 'draft', '--json']));
+    assert.deepEqual(byOperationId, byGroup);
+
+    const got = ok(await owner.run(['courses', 'get', String(created.id)]));
+    assert.match(got.stdout, /│ title\s+│ Renamed/);
+    assert.equal(ok(await owner.run(['courses', 'delete', String(created.id)])).stdout, 'Done.\n');
+    const gone = await owner.run(['courses', 'get', String(created.id)]);
+    assert.equal(gone.code, 1);
+    assert.equal(gone.stderr, 'Error: No such course. (not_found)\n');
+  });
+
+  test('bad input: usage errors exit 2 before any request; the server’s field errors are printed with exit 1', async () => {
+    const badNumber = await owner.run(['courses', 'list', '--limit', 'ten']);
+    assert.equal(badNumber.code, 2);
+    assert.match(badNumber.stderr, /--limit <integer>' argument 'ten' is invalid\. not an integer/);
+    const badChoice = await owner.run(['courses', 'list', '--status', 'sleeping']);
+    assert.equal(badChoice.code, 2);
+    assert.match(badChoice.stderr, /Allowed choices are draft, published, archived/);
+    const unknown = await owner.run(['courses', 'lst']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown command 'lst'[\s\S]*Did you mean list\?/);
+    const missing = await owner.run(['courses', 'create']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /Missing: --title \(or give them in --data\)/);
+    const invalid = await owner.run(['lecturers', 'create', '--name', '']);
+    assert.equal(invalid.code, 1);
+    assert.match(invalid.stderr, /^Error: .*\(invalid_request\)\n {2}name: /);
+  });
+
+  test('--all follows the cursor across pages and prints JSON lines, one item each', async () => {
+    const api = apiClient(server.url, credentials(owner.home)[profile].access_token);
+    for (let i = 0; i < 5; i++) assert.equal((await api.post('/api/v1/lecturers', { name: `Paged ${i}` })).status, 201);
+    const all = ok(await owner.run(['lecturers', 'list', '--all', '--limit', '2']));
+    const lines = all.stdout.trim().split('\n');
+    const items = lines.map((line) => JSON.parse(line) as { id: string; name: string });
+    assert.equal(items.length, 5);
+    assert.equal(new Set(items.map((i) => i.id)).size, 5);
+    assert.deepEqual(items.map((i) => i.name).sort(), ['Paged 0', 'Paged 1', 'Paged 2', 'Paged 3', 'Paged 4']);
+    const onePage = ok(await owner.run(['lecturers', 'list', '--limit', '2']));
+    assert.match(onePage.stdout, /More: --starting-after lec_\w+ \(or --all for every page\)/);
+  });
+
+  test('storage upload declares the asset, sends its bytes and prints the ready asset', async () => {
+    const file = join(owner.home, 'notes.pdf');
+    writeFileSync(
+      file,
+      Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(300_000, 'x'), Buffer.from('\n%%EOF\n')]),
+    );
+    const asset = json(await owner.run(['storage', 'upload', file, '--json']));
+    assert.equal(asset.status, 'ready');
+    assert.equal(asset.purpose, 'pdf');
+    assert.equal(asset.filename, 'notes.pdf');
+    assert.equal(asset.byte_size, statSync(file).size);
+    assert.equal(asset.sha256, execFileSync('sha256sum', [file], { encoding: 'utf8' }).split(' ')[0]);
+  });
+
+  test('bulk enrollment follows its job to the end and prints the finished job', async () => {
+    const course = json(await owner.run(['courses', 'create', '--title', 'Bulk', '--json']));
+    const rows = [1, 2, 3].map((n) => ({ email: `bulk${n}@school.test`, name: `Bulk ${n}`, course_id: course.id }));
+    const job = json(await owner.run(['students', 'bulk-enroll', '--rows', JSON.stringify(rows), '--json']));
+    assert.equal(job.status, 'succeeded');
+    assert.deepEqual(job.progress, { done: 3, total: 3 });
+    const queued = json(
+      await owner.run(['students', 'bulk-enroll', '--rows', JSON.stringify(rows), '--no-wait', '--json']),
+    );
+    assert.match(String(queued.status), /queued|running|succeeded/);
+  });
+
+  test('an expired access token refreshes by itself, and the rotated refresh token is stored', async () => {
+    const before = credentials(owner.home)[profile];
+    writeFileSync(credentialsPath(owner.home), JSON.stringify({ [profile]: { ...before, expires_at: 0 } }), {
+      mode: 0o600,
+    });
+    ok(await owner.run(['school', 'get']));
+    const after = credentials(owner.home)[profile];
+    assert.notEqual(after.access_token, before.access_token);
+    assert.notEqual(after.refresh_token, before.refresh_token);
+    assert.ok(after.expires_at > Date.now());
+  });
+
+  test('a refresh that finds the grant revoked asks to log in again', async () => {
+    const user = cliUser(people.staff);
+    ok(await user.run(['login', server.url, '--scope', 'account:write']));
+    const clientId = config(user.home).profiles[profile].client_id;
+    // The person disconnects the CLI (as from the connected-apps page), using the CLI itself.
+    ok(await user.run(['account', 'revoke-connected-app', clientId]));
+    const stored = credentials(user.home)[profile];
+    writeFileSync(credentialsPath(user.home), JSON.stringify({ [profile]: { ...stored, expires_at: 0 } }), {
+      mode: 0o600,
+    });
+    const ended = await user.run(['school', 'get']);
+    assert.equal(ended.code, 3);
+    assert.match(
+      ended.stderr,
+      new RegExp(`^Error: Your login to ${server.url} has ended \\(it was revoked or has expired\\)`),
+    );
+    assert.match(ended.stderr, new RegExp(`\\nRun: lyceum login ${server.url}\\n$`));
+    assert.equal(credentials(user.home)[profile], undefined, 'the dead tokens are forgotten');
+  });
+
+  test('--no-browser prints the address; an answer naming another issuer (RFC 9207) or state is refused', async () => {
+    const user = cliUser(people.staff);
+    for (const [forged, message] of [
+      [{ iss: 'https://evil.example' }, /The answer came from another issuer \(https:\/\/evil\.example\)/],
+      [{ state: 'not-the-one' }, /The answer does not belong to this login \(state differs\)/],
+    ] as const) {
+      const child = spawn(process.execPath, [BIN, 'login', server.url, '--no-browser'], {
+        env: user.env as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      const printed = new Promise<URL>((resolve) => {
+        child.stderr.on('data', (chunk) => {
+          stderr += chunk;
+          const url = /Open this address in a browser to sign in to .*:\n {2}(\S+)\n/.exec(stderr)?.[1];
+          if (url) resolve(new URL(url));
+        });
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const url = await printed;
+      assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
+      assert.equal(url.searchParams.get('resource'), server.url);
+      const callback = new URL(url.searchParams.get('redirect_uri') ?? '');
+      assert.match(callback.href, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      const answer: Record<string, string> = { code: 'forged', state: url.searchParams.get('state') ?? '' };
+      answer.iss = server.config.BASE_URL;
+      callback.search = new URLSearchParams({ ...answer, ...forged }).toString();
+      assert.equal((await fetch(callback)).status, 200);
+      assert.equal(await exited, 3);
+      assert.match(stderr, message);
+    }
+    assert.equal(existsSync(credentialsPath(user.home)), false, 'nothing stored');
+  });
+
+  test('declining on the consent page ends the login with the school’s reason', async () => {
+    const user = cliUser(people.staff, { LYCEUM_TEST_DECISION: 'deny' });
+    const denied = await user.run(['login', server.url]);
+    assert.equal(denied.code, 3);
+    assert.match(denied.stderr, /^Error: Not signed in: .*\(access_denied\)$/m);
+  });
+
+  test('a student’s login shows the scopes their role cannot grant; two schools (profiles) side by side', async () => {
+    const student = await owner.run(['login', server.url, '--profile', 'as-student', '--scope', 'courses:write'], {
+      LYCEUM_TEST_EMAIL: people.student.email,
+      LYCEUM_TEST_PASSWORD: people.student.password,
+    });
+    ok(student);
+    assert.match(student.stdout, /as Stu Dent <stu\.dent@school\.test> \(profile as-student\)/);
+    assert.match(student.stdout, /Not granted \(your role cannot grant them, or you declined\): .*courses:write/);
+
+    const profiles = json<{ current: string; name: string; user: string }[]>(await owner.run(['profiles', '--json']));
+    assert.deepEqual(
+      profiles.map((p) => [p.name, p.user, p.current]),
+      [
+        [profile, 'owner@school.test', ''],
+        ['as-student', 'stu.dent@school.test', '*'],
+      ],
+    );
+    assert.equal(json(await owner.run(['whoami', '--json', '--profile', profile])).email, 'owner@school.test');
+    assert.equal(json(await owner.run(['whoami', '--json'], { LYCEUM_PROFILE: profile })).email, 'owner@school.test');
+    const refused = await owner.run(['courses', 'create', '--title', 'No']);
+    assert.equal(refused.code, 3);
+    assert.match(
+      refused.stderr,
+      new RegExp(`Run: lyceum login ${server.url} --profile as-student --scope courses:write`),
+    );
+    ok(await owner.run(['profiles', 'use', profile]));
+    assert.equal(json(await owner.run(['whoami', '--json'])).email, 'owner@school.test');
+  });
+
+  test('a stale command tree is revalidated with its ETag: unchanged answers 304, a changed one is fetched again', async () => {
+    const cachePath = join(owner.home, '.cache/lyceum', profile.replace(':', '_'), 'commands.json');
+    const cached = JSON.parse(readFileSync(cachePath, 'utf8'));
+    assert.match(cached.etag, /^"[\w-]{32}"$/);
+    writeFileSync(cachePath, JSON.stringify({ ...cached, marker: 'kept while the ETag matches' }));
+    ok(await owner.run(['courses', 'list']));
+    assert.equal(JSON.parse(readFileSync(cachePath, 'utf8')).marker, 'kept while the ETag matches');
+
+    // An older tree without courses: the command is unknown there, so the CLI waits for the revalidation.
+    const older = cached.operations.filter((op: { group: string }) => op.group !== 'courses');
+    writeFileSync(cachePath, JSON.stringify({ ...cached, etag: '"older"', operations: older }));
+    ok(await owner.run(['courses', 'list']));
+    const renewed = JSON.parse(readFileSync(cachePath, 'utf8'));
+    assert.equal(renewed.etag, cached.etag);
+    assert.ok(renewed.operations.some((op: { operationId: string }) => op.operationId === 'listCourses'));
+  });
+
+  test('completion scripts for bash, zsh and fish list the school’s commands; bash completes them', async () => {
+    const bash = ok(await owner.run(['completion', 'bash'])).stdout;
+    const complete = (line: string) =>
+      execFileSync(
+        'bash',
+        [
+          '-c',
+          `${bash}\nCOMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _lyceum; echo "\${COMPREPLY[@]}"`,
+        ],
+        { encoding: 'utf8' },
+      ).trim();
+    assert.deepEqual(complete('lyceum cour').split(' '), ['courses']);
+    assert.deepEqual(complete('lyceum courses un').split(' '), ['unpublish']);
+    assert.match(complete('lyceum courses list --st'), /--status/);
+    assert.match(complete('lyceum membership-plans cr'), /create/);
+    const zsh = ok(await owner.run(['completion', 'zsh'])).stdout;
+    assert.match(zsh, /^#compdef lyceum/);
+    assert.match(zsh, /'courses'\) words=\(list create get update delete publish unpublish archive/);
+    const fish = ok(await owner.run(['completion', 'fish'])).stdout;
+    assert.match(
+      fish,
+      /complete -c lyceum -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from .*' -a 'publish'/,
+    );
+    const wrong = await owner.run(['completion', 'powershell']);
+    assert.equal(wrong.code, 2);
+  });
+
+  test('logout revokes both tokens: the server refuses them afterwards', async () => {
+    const stored = credentials(owner.home)[profile];
+    const clientId = config(owner.home).profiles[profile].client_id;
+    assert.equal((await apiClient(server.url, stored.access_token).get('/api/v1/school')).status, 200);
+    const out = ok(await owner.run(['logout']));
+    assert.match(out.stdout, /Signed out of .* its tokens are revoked\./);
+    assert.equal(credentials(owner.home)[profile], undefined);
+
+    const api = await apiClient(server.url, stored.access_token).get('/api/v1/school');
+    assert.equal(api.status, 401);
+    assert.equal((api.body as { error: string }).error, 'invalid_token');
+    const introspected = await formPost(server.url, '/api/oauth/introspect', {
+      token: stored.access_token,
+      client_id: clientId,
+    });
+    assert.equal(introspected.body.active, false);
+    const refreshed = await formPost(server.url, '/api/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: stored.refresh_token,
+      client_id: clientId,
+    });
+    assert.equal(refreshed.body.error, 'invalid_grant');
+
+    const whoami = await owner.run(['whoami']);
+    assert.equal(whoami.code, 3);
+    assert.match(whoami.stderr, new RegExp(`Not signed in to ${server.url}\\.\\nRun: lyceum login ${server.url}`));
+    // Signed out, public reads still work (anonymously).
+    ok(await owner.run(['courses', 'list']));
+  });
+});

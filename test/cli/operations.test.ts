@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { CommanderError } from 'commander';
+import { browserOpener } from '../../src/cli/browser.ts';
+import type { Io } from '../../src/cli/io.ts';
+import { type Operation, operationsOf, verbOf } from '../../src/cli/operations.ts';
+import { buildProgram } from '../../src/cli/program.ts';
+import { operationTools } from '../../src/mcp/operation-tools.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+/** The command tree derived from the live /openapi.json, checked against the live route table (no drift). */
+describe('CLI commands derived from /openapi.json', () => {
+  let server: TestServer;
+  let operations: Operation[];
+  before(async () => {
+    server = await startTestServer('sqlite');
+    operations = operationsOf(await (await fetch(`${server.url}/openapi.json`)).json());
+  });
+  after(() => server.close());
+
+  test('the naming rule: the tag is the group, the verb is the operationId without the group’s noun', () => {
+    const examples: [string, string, string][] = [
+      ['listCourses', 'courses', 'list'],
+      ['createCourse', 'courses', 'create'],
+      ['publishCourse', 'courses', 'publish'],
+      ['listStudentEnrollments', 'students', 'list-enrollments'],
+      ['bulkEnrollStudents', 'students', 'bulk-enroll'],
+      ['listSections', 'curriculum', 'list-sections'],
+      ['listMembershipPlans', 'membership-plans', 'list'],
+      ['listDigitalProductGrants', 'digital-products', 'list-grants'],
+      ['getAnalyticsSeries', 'analytics', 'get-series'],
+    ];
+    for (const [operationId, group, verb] of examples) {
+      assert.equal(verbOf(operationId, group), verb, operationId);
+      const derived = operations.find((op) => op.operationId === operationId);
+      assert.deepEqual([derived?.group, derived?.verb], [group, verb], operationId);
+    }
+    assert.equal(verbOf('courses', 'courses'), 'courses', 'nothing left: the whole operationId');
+  });
+
+  test('every API operation (each MCP tool, and the raw upload) is a command, by the same operationId, once', () => {
+    const tools = operationTools(server.routes).map((tool) => tool.name);
+    const commands = operations.map((op) => op.operationId);
+    for (const tool of tools) assert.ok(commands.includes(tool), `no command for ${tool}`);
+    assert.deepEqual(
+      commands.filter((name) => !tools.includes(name)),
+      ['uploadAssetContent'],
+      'only the raw-bytes upload is a command without an MCP tool',
+    );
+    const names = operations.map((op) => `${op.group} ${op.verb}`);
+    assert.equal(new Set(names).size, names.length, 'group and verb name one operation');
+    assert.equal(new Set(commands).size, commands.length);
+  });
+
+  test('the whole tree builds (no flag clashes) and every command parses its own --help', async () => {
+    const written: string[] = [];
+    const io: Io = {
+      env: {},
+      stdout: { write: (text: string) => written.push(text) } as unknown as Io['stdout'],
+      stderr: { write: (text: string) => written.push(text) } as unknown as Io['stderr'],
+      stdin: process.stdin,
+      now: () => 0,
+      openBrowser: browserOpener({}),
+    };
+    const ctx = { io, profileName: undefined, profile: undefined };
+    for (const op of operations) {
+      for (const argv of [
+        [op.group, op.verb, '--help'],
+        [op.operationId, '--help'],
+      ]) {
+        written.length = 0;
+        const program = buildProgram(ctx, operations, {
+          writeOut: (text) => written.push(text),
+          writeErr: (text) => written.push(text),
+        });
+        await assert.rejects(program.parseAsync(argv, { from: 'user' }), (error: CommanderError) => {
+          assert.equal(error.code, 'commander.helpDisplayed', `${argv.join(' ')}: ${error.message}`);
+          return true;
+        });
+        assert.match(written.join(''), new RegExp(`Operation ${op.operationId}\\s\\(${op.method}\\s`));
+      }
+    }
+  });
+});
