@@ -2,9 +2,14 @@ import type { FastifyServerOptions } from 'fastify';
 
 /** Query parameters whose values never reach a log line. */
 const SECRET_PARAMS =
-  /^(token|code|code_verifier|refresh_token|access_token|id_token|id_token_hint|client_secret|password|state|_csrf)$/i;
+  /^(token|code|code_verifier|refresh_token|access_token|id_token|id_token_hint|client_secret|password|state|_csrf|signature)$/i;
 
-export function redactUrl(url: string): string {
+/** Paths that carry a secret themselves: a person's calendar feed is readable by whoever has its address. */
+const SECRET_PATHS: [RegExp, string][] = [[/^\/calendar\/[^/?]+/, '/calendar/[redacted]']];
+
+export function redactUrl(raw: string): string {
+  let url = raw;
+  for (const [pattern, replacement] of SECRET_PATHS) url = url.replace(pattern, replacement);
   const q = url.indexOf('?');
   if (q === -1) return url;
   const params = new URLSearchParams(url.slice(q + 1));

@@ -116,6 +116,8 @@ for (const engine of engines) {
           title: `Live session ${unique()}`,
           starts_at: inMinutes(60 * 48),
           ends_at: inMinutes(60 * 49),
+          // Where it is held: an address unless the test gives a join URL or an address of its own.
+          ...('join_url' in body || 'address' in body ? {} : { address: 'Studio 1, Main Street' }),
           ...body,
         }),
         201,
@@ -211,6 +213,7 @@ for (const engine of engines) {
           lecturer_ids: [newId('lec')],
         }),
         'ends_at',
+        'join_url',
         'timezone',
         'course_id',
         'plan_id',
@@ -227,6 +230,7 @@ for (const engine of engines) {
       conflict(
         await staff.post('/api/v1/events', {
           title: 'X',
+          address: 'Room 2',
           slug: made.slug,
           starts_at: inMinutes(60),
           ends_at: inMinutes(90),
@@ -237,6 +241,20 @@ for (const engine of engines) {
         await staff.patch(`/api/v1/events/${made.id}`, { course_id: newId('crs'), timezone: 'Nowhere' }),
         'timezone',
         'course_id',
+      );
+      // Only the IANA database's own names: an alias in the wrong case would not match a browser's zone.
+      refusedOn(await staff.patch(`/api/v1/events/${made.id}`, { timezone: 'europe/berlin' }), 'timezone');
+      refusedOn(await staff.patch(`/api/v1/events/${made.id}`, { join_url: null }), 'join_url');
+      assert.equal(
+        ok<Event>(await staff.patch(`/api/v1/events/${made.id}`, { join_url: null, address: 'Hall B' })).online,
+        false,
+        'an address instead of the link',
+      );
+      ok(await staff.patch(`/api/v1/events/${made.id}`, { join_url: 'https://meet.example.test/ink', address: null }));
+      assert.equal(
+        (await staff.post(`/api/v1/events/${newId('evt')}/registrations`, { user_id: newId('usr') })).status,
+        404,
+        'an unknown event is 404 whatever the body names',
       );
       const zoned = ok<Event>(
         await staff.patch(`/api/v1/events/${made.id}`, { timezone: 'Europe/Berlin', lecturer_ids: [lecturers[0]?.id] }),
@@ -316,10 +334,19 @@ for (const engine of engines) {
       skew += 10 * MINUTE;
       try {
         assert.equal(ok<Event>(await anonymous.get(`/api/v1/events/${event.id}`)).status, 'live');
+        conflict(
+          await staff.patch(`/api/v1/events/${event.id}`, { starts_at: inMinutes(60), ends_at: inMinutes(120) }),
+          /started; its times/,
+        );
+        assert.equal(
+          ok<Event>(await staff.patch(`/api/v1/events/${event.id}`, { title: 'Renamed live' })).title,
+          'Renamed live',
+        );
         conflict(await staff.post(`/api/v1/events/${event.id}/cancel`), /live event cannot be canceled/);
         conflict(await studentApi.post(`/api/v1/events/${event.id}/register`), /started/);
         skew += 10 * MINUTE;
         assert.equal(ok<Event>(await anonymous.get(`/api/v1/events/${event.id}`)).status, 'ended');
+        conflict(await staff.patch(`/api/v1/events/${event.id}`, { ends_at: inMinutes(600) }), /ended; its times/);
         conflict(await studentApi.post(`/api/v1/events/${event.id}/register`), /ended/);
       } finally {
         skew -= 20 * MINUTE;
@@ -543,6 +570,29 @@ for (const engine of engines) {
         assert.equal(await seen(staff), 'https://meet.example.test/room');
       } finally {
         skew -= 120 * MINUTE;
+      }
+    });
+
+    test('attendance is for seat holders: a waitlisted person had no seat to come to', async () => {
+      const event = await create({ starts_at: inMinutes(30), ends_at: inMinutes(90), capacity: 1 });
+      await register(studentApi, event.id);
+      const waiting = await register(otherApi, event.id);
+      assert.equal(waiting.registration?.status, 'waitlisted');
+      skew += 40 * MINUTE;
+      try {
+        refusedOn(
+          await staff.post(`/api/v1/events/${event.id}/attendance`, {
+            records: [{ user_id: other.id, attended: true }],
+          }),
+          'records[0]',
+        );
+        ok(
+          await staff.post(`/api/v1/events/${event.id}/attendance`, {
+            records: [{ user_id: student.id, attended: true }],
+          }),
+        );
+      } finally {
+        skew -= 40 * MINUTE;
       }
     });
 

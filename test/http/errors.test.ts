@@ -56,6 +56,9 @@ describe('error table', () => {
     assert.equal(redactUrl('/setup?token=abc&x=1'), '/setup?token=%5Bredacted%5D&x=1');
     assert.equal(redactUrl('/cb?code=c&state=s'), '/cb?code=%5Bredacted%5D&state=%5Bredacted%5D');
     assert.equal(redactUrl('/plain'), '/plain');
+    assert.equal(redactUrl('/calendar/s3cr3t.ics'), '/calendar/[redacted]', 'a feed address is its secret');
+    assert.equal(redactUrl('/calendar/s3cr3t.ics?x=1'), '/calendar/[redacted]?x=1');
+    assert.equal(redactUrl('/media/ast_1?expires=9&signature=abc'), '/media/ast_1?expires=9&signature=%5Bredacted%5D');
   });
 });
 

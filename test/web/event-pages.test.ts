@@ -44,6 +44,7 @@ for (const engine of engines) {
           starts_at: at(24 * HOUR_MS),
           ends_at: at(25 * HOUR_MS),
           timezone: 'Europe/Warsaw',
+          ...('join_url' in input || 'address' in input ? {} : { address: 'Main hall' }),
           ...input,
         }),
         201,
@@ -141,7 +142,7 @@ for (const engine of engines) {
       const visitor = new WebClient(server.url);
       const anonymous = await visitor.postForm(`/events/${open.slug}/register`, {});
       assert.equal(anonymous.status, 303);
-      assert.match(anonymous.location ?? '', /^\/signin\?return_to=/);
+      assert.equal(anonymous.location, `/signin?return_to=${encodeURIComponent(`/events/${open.slug}`)}`);
 
       const person = await createUser(server, 'student', 'Page Registrant');
       const client = await signedIn(server, person);
@@ -199,6 +200,13 @@ for (const engine of engines) {
       );
       assert.equal((await new WebClient(server.url).get(new URL(newUrl).pathname)).status, 200);
       assert.equal((await new WebClient(server.url).get('/calendar/not-a-secret.ics')).status, 404);
+      const secret = new URL(feedUrl).pathname.split('/').pop()?.replace('.ics', '') ?? '';
+      assert.ok(secret.length > 20);
+      assert.ok(!server.logs.some((line) => line.includes(secret)), 'the feed secret never reaches the log');
+      assert.ok(
+        server.logs.some((line) => line.includes('/calendar/[redacted]')),
+        'the fetches are logged, redacted',
+      );
     });
 
     test('the sitemap, /llms.txt and the anonymous MCP tools list the upcoming public events only', async () => {

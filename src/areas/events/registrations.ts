@@ -55,15 +55,18 @@ export function eventRegistrations(
     (await store.withPeople(ex).where('event_registrations.id', '=', id).executeTakeFirstOrThrow()) as RegistrationRow;
 
   /** Everyone registered or waitlisted, as people to write to: those a move or a cancel is told to. */
-  const people = async (ex: Executor, eventId: string) =>
-    (
-      await store
-        .withPeople(ex)
-        .where('event_registrations.event_id', '=', eventId)
-        .where('event_registrations.status', '!=', 'canceled')
-        .orderBy('event_registrations.id')
-        .execute()
-    ).map((row) => ({ id: row.user_id, email: row.email, name: row.name, registrationId: row.id }));
+  const people = async (ex: Executor, eventId: string, only?: string[]) => {
+    let q = store
+      .withContacts(ex)
+      .where('event_registrations.event_id', '=', eventId)
+      .where('event_registrations.status', '!=', 'canceled');
+    if (only) q = q.where('event_registrations.id', 'in', only);
+    return (await q.orderBy('event_registrations.id').execute()).map((row) => ({
+      id: row.user_id,
+      email: row.email,
+      name: row.name,
+    }));
+  };
 
   /** Gives the free seats to the first in line, in order, and tells them. */
   async function promote(trx: Executor, event: EventRow) {
@@ -75,11 +78,17 @@ export function eventRegistrations(
     const next = await store.firstWaitlisted(trx, event.id, Math.min(free, 100_000));
     const at = now();
     for (const row of next) await store.updateRegistration(trx, row.id, { status: 'registered', promoted_at: at });
-    if (next.length) {
-      const ids = new Set(next.map((r) => r.id));
-      const promoted = (await people(trx, event.id)).filter((p) => ids.has(p.registrationId));
-      await notices.send(trx, 'event_promoted', event, promoted);
-    }
+    if (next.length)
+      await notices.send(
+        trx,
+        'event_promoted',
+        event,
+        await people(
+          trx,
+          event.id,
+          next.map((r) => r.id),
+        ),
+      );
   }
 
   /** Why `userId` may not register for `event` (a course or plan condition), or undefined when they may. */
@@ -180,6 +189,9 @@ export function eventRegistrations(
 
       /** Staff register a person: 201 with a new registration, 200 with the live one they had. */
       async addRegistration(eventId: string, input: RegistrationCreate, also?: AlsoWrite) {
+        // The event first: an unknown event is 404 whatever the body says (read before the lock: SQLite's one
+        // connection is the writer's).
+        await find(eventId);
         if (!(await store.existing(db, 'users', [input.user_id])).has(input.user_id)) {
           const message = `No user ${input.user_id}.`;
           throw errors.invalidRequest(message, [{ field: 'user_id', code: 'not_found', message }]);
@@ -225,11 +237,14 @@ export function eventRegistrations(
           if (event.status === 'scheduled' || event.status === 'canceled') {
             throw errors.conflict(`Attendance is recorded once an event has started; this one is ${event.status}.`);
           }
+          // Seat holders only: a waitlisted person had no seat to come to (analytics counts seat holders).
           const rows = (await store
-            .withPeople(trx)
+            .withContacts(trx)
             .where('event_registrations.event_id', '=', eventId)
-            .where('event_registrations.status', '!=', 'canceled')
+            .where('event_registrations.status', '=', 'registered')
             .execute()) as RegistrationRow[];
+          const byId = new Map(rows.map((r) => [r.id, r]));
+          const byUser = new Map(rows.map((r) => [r.user_id, r]));
           const fields: FieldError[] = [];
           const named = input.records.map((record, i) => {
             const field = `records[${i}]`;
@@ -241,10 +256,8 @@ export function eventRegistrations(
               });
               return undefined;
             }
-            const row = rows.find((r) =>
-              record.registration_id ? r.id === record.registration_id : r.user_id === record.user_id,
-            );
-            if (!row) fields.push({ field, code: 'not_found', message: `${field}: nobody registered by that id.` });
+            const row = record.registration_id ? byId.get(record.registration_id) : byUser.get(record.user_id ?? '');
+            if (!row) fields.push({ field, code: 'not_found', message: `${field}: nobody holding a seat by that id.` });
             return row && { row, attended: record.attended };
           });
           if (fields.length) throw errors.invalidRequest(fields.map((f) => f.message).join(' '), fields);

@@ -1,5 +1,7 @@
 import type { EventsTable, Executor } from '../../db/tables.ts';
+import { ApiError, errors } from '../../http/errors.ts';
 import type { AreaDeps } from '../deps.ts';
+import { withRowLock } from '../row-locks.ts';
 import type { EventNotices } from './notices.ts';
 import type { EventsStore } from './store.ts';
 
@@ -8,6 +10,8 @@ export const REMIND = 'events.remind';
 export const REMINDER_LEAD_MS = 24 * 3_600_000;
 
 type Payload = { event_id: string; starts_at: string };
+/** How many reminders one transaction queues. */
+const BATCH = 200;
 
 /**
  * The reminder before an event: a durable job due a day before the start, written with the event (and again with
@@ -17,31 +21,53 @@ type Payload = { event_id: string; starts_at: string };
  */
 export function eventReminders(deps: AreaDeps & { store: EventsStore; notices: EventNotices }) {
   const { db, clock, jobs, store, notices } = deps;
+  const gone = () => errors.notFound('event');
+
+  /**
+   * One batch under the event's row lock, which a move or a cancel also takes: the start is checked in the
+   * transaction that marks and queues, so a move landing mid-run can never have its new reminder skipped for people
+   * told the old time. Undefined once there is nothing left to send (or the event moved, was canceled or started).
+   */
+  const batch = (payload: Payload) =>
+    withRowLock(db, 'events', payload.event_id, gone, async (trx, event) => {
+      const at = clock.now().toISOString();
+      if (event.starts_at !== payload.starts_at) return { stop: 'moved' };
+      if (event.canceled_at !== null) return { stop: 'canceled' };
+      if (event.starts_at <= at) return { stop: 'started' };
+      const due = await store
+        .withContacts(trx)
+        .where('event_registrations.event_id', '=', event.id)
+        .where('event_registrations.status', '=', 'registered')
+        .where('event_registrations.reminded_at', 'is', null)
+        .orderBy('event_registrations.id')
+        .limit(BATCH)
+        .execute();
+      const marked = new Set(
+        await store.markReminded(
+          trx,
+          due.map((p) => p.id),
+          at,
+        ),
+      );
+      const people = due.filter((p) => marked.has(p.id)).map((p) => ({ id: p.user_id, email: p.email, name: p.name }));
+      await notices.send(trx, 'event_reminder', event, people);
+      return { sent: people.length, more: due.length === BATCH };
+    });
 
   async function remind(payload: Payload) {
-    const at = clock.now().toISOString();
-    const event = await store.findByIdOrSlug(db, payload.event_id, at);
-    if (!event || event.id !== payload.event_id) return { sent: 0, reason: 'gone' };
-    if (event.starts_at !== payload.starts_at) return { sent: 0, reason: 'moved' };
-    if (event.status !== 'scheduled') return { sent: 0, reason: event.status };
-    const due = await store
-      .withPeople(db)
-      .where('event_registrations.event_id', '=', event.id)
-      .where('event_registrations.status', '=', 'registered')
-      .where('event_registrations.reminded_at', 'is', null)
-      .orderBy('event_registrations.id')
-      .execute();
     let sent = 0;
-    for (const person of due) {
-      await db.transaction().execute(async (trx) => {
-        if (!(await store.markReminded(trx, person.id, clock.now().toISOString()))) return;
-        await notices.send(trx, 'event_reminder', event, [
-          { id: person.user_id, email: person.email, name: person.name },
-        ]);
-        sent += 1;
-      });
+    for (;;) {
+      let result: Awaited<ReturnType<typeof batch>>;
+      try {
+        result = await batch(payload);
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'not_found') return { sent, reason: 'gone' };
+        throw error;
+      }
+      if ('stop' in result) return { sent, reason: result.stop };
+      sent += result.sent;
+      if (!result.more) return { sent };
     }
-    return { sent };
   }
   jobs.handle(REMIND, remind);
 

@@ -4,6 +4,7 @@ import { containsText } from '../../db/text-match.ts';
 import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors, type FieldError } from '../../http/errors.ts';
 import { ANONYMOUS, isStaff, type Principal } from '../../http/principal.ts';
+import { TIMEZONES } from '../../identity/schema.ts';
 import type { AreaDeps } from '../deps.ts';
 import { type ListPage, paginate } from '../pagination.ts';
 import { withRowLock } from '../row-locks.ts';
@@ -18,16 +19,6 @@ import type { EventRow, EventsStore } from './store.ts';
 
 const DEFAULT_JOIN_OPENS_MINUTES = 15;
 const CURSOR = /^[a-z]{3}_[0-9a-z]{26}$/;
-
-/** Whether `zone` is a time zone this runtime knows (IANA names, as Intl reads them). */
-function isTimeZone(zone: string) {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Live events: sessions people register for, with seats, a waitlist, calendars and reminders. Every event is seen by
@@ -117,6 +108,18 @@ export function eventsService(
 
   const slugs = slugRules('event', (slug, exceptId) => store.slugTaken(db, slug, exceptId));
 
+  /** Where it takes place is a join URL or an address (or both): an event with neither cannot be attended. */
+  const placeRefused = (place: { address?: string | null; join_url?: string | null }): FieldError[] =>
+    place.address || place.join_url
+      ? []
+      : [
+          {
+            field: 'join_url',
+            code: 'required',
+            message: 'Give a join_url (online), an address (in person), or both.',
+          },
+        ];
+
   const timesRefused = (times: { starts_at: string; ends_at: string }): FieldError[] =>
     Date.parse(times.ends_at) <= Date.parse(times.starts_at)
       ? [{ field: 'ends_at', code: 'before_start', message: 'ends_at must be after starts_at.' }]
@@ -127,12 +130,12 @@ export function eventsService(
    * zone, and ids that name nothing. Reads outside any transaction (SQLite's one connection is held by a writing one):
    * an update checks its merged times apart, under the lock (`timesRefused`).
    */
-  async function check(input: EventUpdate, times?: { starts_at: string; ends_at: string }) {
-    const fields: FieldError[] = times ? timesRefused(times) : [];
+  async function check(input: EventUpdate, created?: EventCreate) {
+    const fields: FieldError[] = created ? [...timesRefused(created), ...placeRefused(created)] : [];
     if (input.title !== undefined && !input.title.trim()) {
       fields.push({ field: 'title', code: 'blank', message: 'Give the event a title.' });
     }
-    if (input.timezone !== undefined && !isTimeZone(input.timezone)) {
+    if (input.timezone !== undefined && !TIMEZONES.has(input.timezone)) {
       fields.push({
         field: 'timezone',
         code: 'unknown_zone',
@@ -260,9 +263,20 @@ export function eventsService(
           if (row.status === 'canceled') throw errors.conflict('A canceled event cannot be changed.');
           const starts_at = input.starts_at ? new Date(input.starts_at).toISOString() : row.starts_at;
           const ends_at = input.ends_at ? new Date(input.ends_at).toISOString() : row.ends_at;
-          const refused = timesRefused({ starts_at, ends_at });
-          if (refused.length) throw errors.invalidRequest('ends_at must be after starts_at.', refused);
+          const refused = [
+            ...timesRefused({ starts_at, ends_at }),
+            ...placeRefused({
+              address: input.address === undefined ? row.address : input.address,
+              join_url: input.join_url === undefined ? row.join_url : input.join_url,
+            }),
+          ];
+          if (refused.length) throw errors.invalidRequest(refused.map((f) => f.message).join(' '), refused);
           const moved = starts_at !== row.starts_at || ends_at !== row.ends_at;
+          // scheduled → live → ended follows the clock: a started event's times are the record of when it was held.
+          if (moved && row.status !== 'scheduled')
+            throw errors.conflict(
+              `This event has ${row.status === 'live' ? 'started' : 'ended'}; its times can no longer change.`,
+            );
           const changes: Partial<EventsTable> = { updated_at: now(), starts_at, ends_at };
           if (input.title !== undefined) changes.title = input.title.trim();
           for (const key of [
@@ -294,14 +308,14 @@ export function eventsService(
       );
     },
 
-    async delete(id: string) {
-      if (await store.deleteUnregistered(db, id)) return;
-      const row = await store.findByIdOrSlug(db, id, now());
-      if (!row || row.id !== id) throw notFound();
-      throw errors.conflict(
-        `People have registered for this event, so it is kept; cancel it instead (POST /api/v1/events/${id}/cancel).`,
-      );
-    },
+    /** Deletes an event nobody ever registered for, under its lock (which every registration takes). */
+    delete: (id: string) =>
+      withRowLock(db, 'events', id, notFound, async (trx) => {
+        if (await store.deleteUnregistered(trx, id)) return;
+        throw errors.conflict(
+          `People have registered for this event, so it is kept; cancel it instead (POST /api/v1/events/${id}/cancel).`,
+        );
+      }),
 
     /** Cancels a scheduled event: every registered and waitlisted person is told, and their registrations end. */
     cancel: (principal: Principal, id: string) =>

@@ -150,7 +150,19 @@ export function eventsStore() {
         .limit(n)
         .execute(),
 
-    /** Registrations with the person's e-mail and name and their place in the waitlist (lists, notices, reminders). */
+    /**
+     * Registrations with the person's e-mail and name, without the waitlist place (notices, reminders, attendance):
+     * counting places is a query per row, too much under the event's lock at thousands of seats.
+     */
+    withContacts: (ex: Executor) =>
+      ex
+        .selectFrom('event_registrations')
+        .innerJoin('users', 'users.id', 'event_registrations.user_id')
+        .selectAll('event_registrations')
+        .select(['users.email', 'users.name'])
+        .select(sql<number | null>`null`.as('position')),
+
+    /** Registrations with the person's e-mail and name and their place in the waitlist (lists and single reads). */
     withPeople: (ex: Executor) =>
       ex
         .selectFrom('event_registrations')
@@ -167,17 +179,20 @@ export function eventsStore() {
             .as('position'),
         ),
 
-    /** Marks the registration reminded unless it already was; true when this call did (the once-only guard). */
-    markReminded: async (ex: Executor, id: string, at: Timestamp) => {
-      const result = await ex
-        .updateTable('event_registrations')
-        .set({ reminded_at: at })
-        .where('id', '=', id)
-        .where('status', '=', 'registered')
-        .where('reminded_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
+    /** Marks the registrations reminded unless they already were; the ids this call marked (the once-only guard). */
+    markReminded: async (ex: Executor, ids: string[], at: Timestamp) =>
+      ids.length === 0
+        ? []
+        : (
+            await ex
+              .updateTable('event_registrations')
+              .set({ reminded_at: at })
+              .where('id', 'in', ids)
+              .where('status', '=', 'registered')
+              .where('reminded_at', 'is', null)
+              .returning('id')
+              .execute()
+          ).map((r) => r.id),
 
     /** Cancels every live registration of the event (it was canceled). */
     cancelAll: async (ex: Executor, eventId: string, at: Timestamp) => {

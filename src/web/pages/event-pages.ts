@@ -149,10 +149,16 @@ export function registerEventPages(app: FastifyInstance, deps: SiteDeps & { rend
   };
   const signedInConfig = { page: true };
 
+  // A form posted signed out comes back to the event's page after sign-in (its POST address has no page).
+  const signedInToPost = async (request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply) => {
+    if (!request.viewer)
+      return reply.redirect(`/signin?return_to=${encodeURIComponent(eventPath(request.params.slug))}`, 303);
+  };
+
   for (const action of ['register', 'unregister'] as const) {
     app.post<{ Params: { slug: string } }>(
       `/events/:slug/${action}`,
-      { config: signedInConfig, preHandler: [signedIn, app.csrfProtection] },
+      { config: signedInConfig, preHandler: [signedInToPost, app.csrfProtection] },
       async (request, reply) => {
         const principal = viewerPrincipal(request.viewer);
         let event: Event;
