@@ -130,7 +130,11 @@ for (const engine of engines) {
         ],
         'two upcoming events anyone can see',
       );
-      assert.match(first.stdout, /and 2 upcoming events\./);
+      assert.match(first.stdout, /2 upcoming events and a question form on the FAQ page\./);
+      const faq = await (await fetch(`${server.url}/p/faq`)).text();
+      assert.match(faq, /Ask us a question/, 'the FAQ page carries the question form');
+      for (const label of ['Your name', 'Your e-mail', 'What is it about?', 'Your question', 'I agree that the school'])
+        assert.ok(faq.includes(label), label);
 
       const catalog = await listAll<Course>(apiClient(server.url), '/api/v1/courses');
       assert.ok(catalog.length >= 10, `anonymous sees ${catalog.length} courses`);

@@ -3,6 +3,7 @@ import type { Appearance } from '../areas/appearance/schema.ts';
 import { appearanceStore } from '../areas/appearance/store.ts';
 import { coursesStore } from '../areas/courses/store.ts';
 import type { QuizInput } from '../areas/curriculum/quiz.ts';
+import type { FormField } from '../areas/forms/schema.ts';
 import { schoolStore } from '../areas/school/store.ts';
 import { slugify } from '../areas/slugs.ts';
 import { type Clock, systemClock } from '../db/clock.ts';
@@ -566,6 +567,47 @@ async function insertPages(trx: Trx, now: number) {
     };
   });
   await trx.insertInto('pages').values(rows).execute();
+  // A question form under the FAQ: what a school puts on its pages first. Notices go to the school's support e-mail.
+  const faq = rows.find((row) => row.slug === 'faq');
+  if (faq) {
+    const at = new Date(now).toISOString();
+    const fields: FormField[] = [
+      { name: 'name', label: 'Your name', type: 'text', required: true, help: null, max_length: 200 },
+      { name: 'email', label: 'Your e-mail', type: 'email', required: true, help: null, max_length: 254 },
+      {
+        name: 'topic',
+        label: 'What is it about?',
+        type: 'choice',
+        required: true,
+        help: null,
+        max_length: null,
+        options: ['A course', 'Membership and payments', 'Something else'],
+      },
+      { name: 'question', label: 'Your question', type: 'long_text', required: true, help: null, max_length: 5000 },
+      {
+        name: 'consent',
+        label: 'I agree that the school keeps my question and e-mail address to answer me.',
+        type: 'consent',
+        required: true,
+        help: null,
+        max_length: null,
+      },
+    ];
+    await trx
+      .insertInto('forms')
+      .values({
+        id: newId('frm', now),
+        page_id: faq.id,
+        title: 'Ask us a question',
+        fields: JSON.stringify(fields),
+        success_message: 'Thank you! We answer within two working days.',
+        notify_emails: '[]',
+        status: 'active',
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  }
 }
 
 async function insertPostsAndComments(
