@@ -95,6 +95,14 @@ for (const engine of engines) {
         assert.equal(response.status, 303, path);
         assert.equal(response.location, `/signin?return_to=${encodeURIComponent(path)}`);
       }
+      // A form posted once the session ended comes back to the page the form is on (its own address has no page).
+      for (const [posted, page] of [
+        [`/courses/${c.slug}/enroll`, `/courses/${c.slug}`],
+        [`/learn/${c.slug}/${c.text}/complete`, `/learn/${c.slug}/${c.text}`],
+      ]) {
+        const response = await anonymous.postForm(posted, {});
+        assert.equal(response.location, `/signin?return_to=${encodeURIComponent(page)}`, posted);
+      }
       const outsider = await signedIn(server, await createUser(server, 'student', 'Out Sider'));
       const sent = await outsider.get(`/learn/${c.slug}/${c.text}`);
       assert.equal(sent.status, 303);

@@ -6,6 +6,7 @@ import { isStaff } from '../../http/principal.ts';
 import type { TestProvider } from '../../payments/test-provider.ts';
 import { html } from '../html.ts';
 import type { PageRenderer } from '../page-context.ts';
+import { formPage, signInGate } from '../sign-in-gate.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import {
   checkoutPath,
@@ -56,9 +57,7 @@ export function registerCheckoutPages(
   const { orders, subscriptions, membershipPlans } = deps.areas;
   const config = { page: true };
 
-  const signedIn = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.viewer) return reply.redirect(`/signin?return_to=${encodeURIComponent(request.url)}`, 303);
-  };
+  const signedIn = signInGate();
 
   const locale = async () => (await schoolFacts(deps.areas.school)).locale;
 
@@ -198,7 +197,7 @@ export function registerCheckoutPages(
 
   app.post<{ Params: OrderParams }>(
     '/orders/:id/refund',
-    { config, preHandler: [signedIn, app.csrfProtection] },
+    { config, preHandler: [signInGate(formPage), app.csrfProtection] },
     async (request, reply) => {
       const form = (request.body ?? {}) as Record<string, unknown>;
       const raw = typeof form.amount === 'string' ? form.amount.trim() : '';
@@ -251,7 +250,8 @@ export function registerCheckoutPages(
   for (const action of ['cancel', 'resume'] as const) {
     app.post<{ Params: { id: string } }>(
       `/subscriptions/:id/${action}`,
-      { config, preHandler: [signedIn, app.csrfProtection] },
+      // The buttons are on "My orders".
+      { config, preHandler: [signInGate(() => '/orders'), app.csrfProtection] },
       async (request, reply) => {
         const principal = viewerPrincipal(request.viewer);
         if (!/^sub_[0-9a-z]{26}$/.test(request.params.id)) return reply.callNotFound();

@@ -4,6 +4,7 @@ import { ApiError } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import { html, type SafeHtml } from '../html.ts';
 import type { PageRenderer } from '../page-context.ts';
+import { formPage, signInGate } from '../sign-in-gate.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import { coursePath } from '../views/course-cards.ts';
 import {
@@ -144,21 +145,13 @@ export function registerEventPages(app: FastifyInstance, deps: SiteDeps & { rend
       .send(calendar);
   });
 
-  const signedIn = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.viewer) return reply.redirect(`/signin?return_to=${encodeURIComponent(request.url)}`, 303);
-  };
+  const signedIn = signInGate();
   const signedInConfig = { page: true };
-
-  // A form posted signed out comes back to the event's page after sign-in (its POST address has no page).
-  const signedInToPost = async (request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply) => {
-    if (!request.viewer)
-      return reply.redirect(`/signin?return_to=${encodeURIComponent(eventPath(request.params.slug))}`, 303);
-  };
 
   for (const action of ['register', 'unregister'] as const) {
     app.post<{ Params: { slug: string } }>(
       `/events/:slug/${action}`,
-      { config: signedInConfig, preHandler: [signedInToPost, app.csrfProtection] },
+      { config: signedInConfig, preHandler: [signInGate(formPage), app.csrfProtection] },
       async (request, reply) => {
         const principal = viewerPrincipal(request.viewer);
         let event: Event;
@@ -201,7 +194,7 @@ export function registerEventPages(app: FastifyInstance, deps: SiteDeps & { rend
 
   app.post(
     `${CALENDAR_FEED_PAGE}/reset`,
-    { config: signedInConfig, preHandler: [signedIn, app.csrfProtection] },
+    { config: signedInConfig, preHandler: [signInGate(formPage), app.csrfProtection] },
     async (request, reply) => {
       await events.resetCalendarFeed(viewerPrincipal(request.viewer));
       return reply.redirect(`${CALENDAR_FEED_PAGE}?reset=1`, 303);

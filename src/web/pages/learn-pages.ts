@@ -4,6 +4,7 @@ import { ApiError } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import { escapeHtml, html } from '../html.ts';
 import type { PageRenderer } from '../page-context.ts';
+import { formPage, signInGate } from '../sign-in-gate.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import { coursePath } from '../views/course-cards.ts';
 import {
@@ -35,9 +36,7 @@ export function registerLearnPages(app: FastifyInstance, deps: { areas: LearnAre
   const { courses, curriculum, students, certificates } = deps.areas;
   const config = { page: true };
 
-  const signedIn = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.viewer) return reply.redirect(`/signin?return_to=${encodeURIComponent(request.url)}`, 303);
-  };
+  const signedIn = signInGate();
 
   async function dateOf() {
     const school = await schoolFacts(deps.areas.school);
@@ -157,7 +156,7 @@ export function registerLearnPages(app: FastifyInstance, deps: { areas: LearnAre
 
   app.post<{ Params: LessonParams }>(
     '/learn/:slug/:lesson/complete',
-    { config, preHandler: [signedIn, app.csrfProtection] },
+    { config, preHandler: [signInGate(formPage), app.csrfProtection] },
     async (request, reply) => {
       const principal = viewerPrincipal(request.viewer);
       try {
@@ -175,7 +174,7 @@ export function registerLearnPages(app: FastifyInstance, deps: { areas: LearnAre
 
   app.post<{ Params: LessonParams }>(
     '/learn/:slug/:lesson/quiz',
-    { config, preHandler: [signedIn, app.csrfProtection] },
+    { config, preHandler: [signInGate(formPage), app.csrfProtection] },
     async (request, reply) => {
       const principal = viewerPrincipal(request.viewer);
       const lesson = await curriculum.getLesson(principal, request.params.lesson);
@@ -202,7 +201,7 @@ export function registerLearnPages(app: FastifyInstance, deps: { areas: LearnAre
 
   app.post<{ Params: CourseParams }>(
     '/courses/:slug/enroll',
-    { config, preHandler: [signedIn, app.csrfProtection] },
+    { config, preHandler: [signInGate(formPage), app.csrfProtection] },
     async (request, reply) => {
       const principal = viewerPrincipal(request.viewer);
       try {

@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { isStaff } from '../../http/principal.ts';
 import type { PageRenderer } from '../page-context.ts';
+import { signInGate } from '../sign-in-gate.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import { checkoutPath } from '../views/checkout.ts';
 import { metaTags } from '../views/meta.ts';
@@ -73,9 +74,7 @@ export function registerProductPages(app: FastifyInstance, deps: SiteDeps & { re
     return deps.pages.send(request, reply, product.title, body, { head });
   });
 
-  const signedIn = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.viewer) return reply.redirect(`/signin?return_to=${encodeURIComponent(request.url)}`, 303);
-  };
+  const signedIn = signInGate();
 
   app.get('/downloads', { config: { page: true }, preHandler: signedIn }, async (request, reply) => {
     const items = await products.myDownloads(viewerPrincipal(request.viewer));
