@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SAFE_FLAG, SAFE_NAME } from './operations.ts';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -15,7 +16,16 @@ function treeOf(command: Command): Tree {
   };
 }
 
-const words = (list: string[]) => list.join(' ').replace(/'/g, '');
+const words = (list: string[]) => list.join(' ');
+
+/** The scripts paste names into shell syntax unquoted: anything but plain names is refused (operationsOf drops them). */
+function assertPlain(tree: Tree) {
+  if (!SAFE_NAME.test(tree.name)) throw new Error(`Not a plain command name: ${JSON.stringify(tree.name)}`);
+  for (const flag of tree.flags)
+    if (!flag.startsWith('--') || !SAFE_FLAG.test(flag.slice(2)))
+      throw new Error(`Not a plain flag: ${JSON.stringify(flag)}`);
+  for (const child of tree.children) assertPlain(child);
+}
 
 function bash(root: Tree): string {
   const cases: string[] = [`    '') words='${words([...root.children.map((c) => c.name), ...root.flags])}' ;;`];
@@ -41,23 +51,23 @@ complete -o default -F _lyceum lyceum
 }
 
 function zsh(root: Tree): string {
-  const cases: string[] = [`    '') words=(${words([...root.children.map((c) => c.name), ...root.flags])}) ;;`];
+  const cases: string[] = [`    '') offered=(${words([...root.children.map((c) => c.name), ...root.flags])}) ;;`];
   for (const group of root.children) {
-    cases.push(`    '${group.name}') words=(${words([...group.children.map((c) => c.name), ...group.flags])}) ;;`);
+    cases.push(`    '${group.name}') offered=(${words([...group.children.map((c) => c.name), ...group.flags])}) ;;`);
     for (const leaf of group.children)
-      cases.push(`    '${group.name} ${leaf.name}') words=(${words([...leaf.flags, ...root.flags])}) ;;`);
+      cases.push(`    '${group.name} ${leaf.name}') offered=(${words([...leaf.flags, ...root.flags])}) ;;`);
   }
   return `#compdef lyceum
 # lyceum completion for zsh: lyceum completion zsh > "\${fpath[1]}/_lyceum"
 _lyceum() {
-  local path="" w
-  local -a words
-  for w in "\${(@)words[2,CURRENT-1]}"; do [[ $w == -* ]] || path="\${path:+$path }$w"; done
-  case "$path" in
+  local at="" w
+  local -a offered
+  for w in "\${(@)words[2,CURRENT-1]}"; do [[ $w == -* ]] || at="\${at:+$at }$w"; done
+  case "$at" in
 ${cases.join('\n')}
-    *) words=() ;;
+    *) offered=() ;;
   esac
-  compadd -- $words
+  compadd -- $offered
 }
 compdef _lyceum lyceum
 `;
@@ -89,5 +99,6 @@ function fish(root: Tree): string {
 /** A completion script for `shell`, written from the command tree (the school's cached commands included). */
 export function completionScript(shell: Shell, program: Command): string {
   const root = treeOf(program);
+  assertPlain(root);
   return { bash, zsh, fish }[shell](root);
 }

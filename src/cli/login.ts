@@ -144,7 +144,7 @@ export async function login(
       token_store: store.kind,
     };
     profiles.save(name, profile);
-    await commandCache(io.env, baseUrl).revalidate();
+    await commandCache(io.env, baseUrl, (line) => say(io.stderr, line)).revalidate();
 
     const granted = tokens.scope.split(' ').filter(Boolean);
     const refused = wanted.filter((s) => !granted.includes(s));

@@ -49,7 +49,7 @@ export async function run(argv: string[], io: Io): Promise<ExitCode> {
     const first = firstWord(argv);
     let operations: Operation[] | undefined;
     if (ctx.profile) {
-      const cache = commandCache(io.env, ctx.profile.base_url);
+      const cache = commandCache(io.env, ctx.profile.base_url, (line) => say(io.stderr, line));
       const cached = cache.read();
       operations = cached?.operations;
       if (!cached) operations = (await cache.revalidate(undefined)) ?? operations;

@@ -13,9 +13,9 @@ type Cached = { format: number; etag: string; operations: Operation[] };
 /**
  * A school's commands, derived from its /openapi.json and kept as commands.json in the school's cache folder with the
  * document's ETag. The derived tree, not the document, is kept: it is a few percent of the size, so a warm start
- * parses ~100 KB instead of ~2 MB.
+ * parses ~100 KB instead of ~2 MB. `warn` hears of operations left out (once a document: the tree is kept without them).
  */
-export function commandCache(env: Env, baseUrl: string) {
+export function commandCache(env: Env, baseUrl: string, warn: (line: string) => void) {
   const path = join(cacheDir(env, baseUrl), 'commands.json');
   const read = (): Cached | undefined => {
     const cached = readJson<Cached | undefined>(path, undefined);
@@ -45,7 +45,7 @@ export function commandCache(env: Env, baseUrl: string) {
         if (cached) return undefined;
         throw new CliFailure(EXIT.unavailable, `${baseUrl}/openapi.json answered ${response.status}.`);
       }
-      const operations = operationsOf(await response.json());
+      const operations = operationsOf(await response.json(), warn);
       writePrivateFile(path, JSON.stringify({ format: FORMAT, etag: response.headers.get('etag') ?? '', operations }));
       return operations;
     },

@@ -166,18 +166,44 @@ function isJob(operation: Schema, resolve: (s: unknown) => Schema): boolean {
   return Boolean(props.status && props.progress);
 }
 
-/** Every operation of the document that declares a scope (the API's), as a command. */
-export function operationsOf(document: unknown): Operation[] {
+/**
+ * What a name from the document may be made of. Names end up in shell completion scripts (case patterns, fish `-a`,
+ * zsh arrays, bash `compgen -W`), so a school must not be able to put shell syntax there.
+ */
+export const SAFE_NAME = /^[A-Za-z0-9_-]+$/;
+export const SAFE_FLAG = /^[a-z0-9-]+$/;
+
+/** Why an operation cannot be a command, or undefined when its names are safe. */
+function unsafeName(operationId: string, tag: string, args: OperationArg[]): string | undefined {
+  if (!SAFE_NAME.test(operationId)) return 'operationId';
+  if (!SAFE_NAME.test(tag)) return 'tag';
+  const flag = args.find((arg) => arg.in !== 'path' && !SAFE_FLAG.test(kebab(arg.name)));
+  return flag ? `field ${JSON.stringify(flag.name)}` : undefined;
+}
+
+/**
+ * Every operation of the document that declares a scope (the API's), as a command. Operations with a name that is not
+ * plain letters, digits, `_` and `-` are left out, and `warn` is told once which.
+ */
+export function operationsOf(document: unknown, warn: (line: string) => void = () => undefined): Operation[] {
   const doc = document as OpenApiDocument;
   if (typeof doc?.paths !== 'object') throw new Error('not an OpenAPI document (no paths)');
   const resolve = resolver(doc);
   const operations: Operation[] = [];
+  const skipped: string[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation?.operationId || typeof operation['x-required-scope'] !== 'string') continue;
       const operationId = String(operation.operationId);
-      const group = kebab(String((operation.tags as string[] | undefined)?.[0] ?? 'api'));
+      const tag = String((operation.tags as unknown[] | undefined)?.[0] ?? 'api');
+      const { args, rawBody } = argsOf(operation, resolve);
+      const unsafe = unsafeName(operationId, tag, args);
+      if (unsafe) {
+        skipped.push(`${JSON.stringify(`${method.toUpperCase()} ${path}`)} (its ${unsafe})`);
+        continue;
+      }
+      const group = kebab(tag);
       const security = (operation.security ?? []) as Schema[];
       operations.push({
         operationId,
@@ -188,12 +214,17 @@ export function operationsOf(document: unknown): Operation[] {
         summary: String(operation.summary ?? operationId),
         scope: operation['x-required-scope'],
         anonymous: security.some((requirement) => Object.keys(requirement).length === 0),
-        ...argsOf(operation, resolve),
+        args,
+        rawBody,
         list: listOf(operation, resolve),
         job: isJob(operation, resolve),
       });
     }
   }
+  if (skipped.length)
+    warn(
+      `Warning: ${skipped.length} operation(s) of the school left out, their names are not plain: ${skipped.join(', ')}`,
+    );
   // Two operations of a group with one verb: both are named by their whole operationId instead.
   const seen = new Map<string, number>();
   for (const op of operations) seen.set(`${op.group} ${op.verb}`, (seen.get(`${op.group} ${op.verb}`) ?? 0) + 1);

@@ -19,6 +19,15 @@ const ok = (result: CliResult) => {
 const json = <T = Record<string, unknown>>(result: CliResult) => JSON.parse(ok(result).stdout) as T;
 const config = (home: string) => JSON.parse(readFileSync(join(home, '.config/lyceum/config.json'), 'utf8'));
 const credentialsPath = (home: string) => join(home, '.config/lyceum/credentials.json');
+/** A reason to skip when a shell is not installed here (packages are not installed for tests). */
+const missing = (shell: string) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${shell}`], { stdio: 'ignore' });
+    return false;
+  } catch {
+    return `${shell} is not installed on this machine`;
+  }
+};
 const credentials = (home: string) => JSON.parse(readFileSync(credentialsPath(home), 'utf8'));
 
 describe('the lyceum CLI against a started school', () => {
@@ -355,7 +364,7 @@ describe('the lyceum CLI against a started school', () => {
     assert.match(complete('lyceum membership-plans cr'), /create/);
     const zsh = ok(await owner.run(['completion', 'zsh'])).stdout;
     assert.match(zsh, /^#compdef lyceum/);
-    assert.match(zsh, /'courses'\) words=\(list create get update delete publish unpublish archive/);
+    assert.match(zsh, /'courses'\) offered=\(list create get update delete publish unpublish archive/);
     const fish = ok(await owner.run(['completion', 'fish'])).stdout;
     assert.match(
       fish,
@@ -363,6 +372,39 @@ describe('the lyceum CLI against a started school', () => {
     );
     const wrong = await owner.run(['completion', 'powershell']);
     assert.equal(wrong.code, 2);
+  });
+
+  test('zsh completes the school’s commands from its script', { skip: missing('zsh') }, async () => {
+    const script = ok(await owner.run(['completion', 'zsh'])).stdout;
+    // Outside an interactive shell compadd and compdef are stand-ins: compadd prints what it was given.
+    const complete = (...line: string[]) =>
+      execFileSync(
+        'zsh',
+        [
+          '-f',
+          '-c',
+          `compdef() { :; }; compadd() { shift; print -r -- "$@"; }\n${script}\nwords=(${line.map((w) => `'${w}'`).join(' ')}); CURRENT=${line.length}; _lyceum`,
+        ],
+        { encoding: 'utf8' },
+      )
+        .trim()
+        .split(' ');
+    assert.ok(complete('lyceum', '').includes('courses'));
+    assert.ok(complete('lyceum', 'courses', '').includes('unpublish'));
+    assert.ok(complete('lyceum', 'courses', 'list', '--st').includes('--status'));
+  });
+
+  test('fish completes the school’s commands from its script', { skip: missing('fish') }, async () => {
+    const script = join(owner.home, 'lyceum.fish');
+    writeFileSync(script, ok(await owner.run(['completion', 'fish'])).stdout);
+    const complete = (line: string) =>
+      execFileSync('fish', ['--no-config', '-c', `source ${script}; complete -C '${line}'`], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .map((entry) => entry.split('\t')[0]);
+    assert.deepEqual(complete('lyceum cour'), ['courses']);
+    assert.ok(complete('lyceum courses un').includes('unpublish'));
+    assert.ok(complete('lyceum courses list --st').includes('--status'));
   });
 
   test('logout revokes both tokens: the server refuses them afterwards', async () => {

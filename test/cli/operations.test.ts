@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CommanderError } from 'commander';
+import { Command, type CommanderError } from 'commander';
 import { browserOpener } from '../../src/cli/browser.ts';
+import { completionScript } from '../../src/cli/completion.ts';
 import type { Io } from '../../src/cli/io.ts';
 import { type Operation, operationsOf, verbOf } from '../../src/cli/operations.ts';
 import { buildProgram } from '../../src/cli/program.ts';
@@ -86,5 +87,52 @@ describe('CLI commands derived from /openapi.json', () => {
         assert.match(written.join(''), new RegExp(`Operation ${op.operationId}\\s\\(${op.method}\\s`));
       }
     }
+  });
+});
+
+describe('names a school cannot use to reach the shell', () => {
+  const operation = (operationId: string, tag: string, field = 'title') => ({
+    operationId,
+    tags: [tag],
+    'x-required-scope': 'courses:write',
+    requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { [field]: {} } } } } },
+  });
+  const document = {
+    paths: {
+      '/a': { post: operation('createCourse', 'courses') },
+      '/b': { post: operation("x$(touch /tmp/pwned)'", 'courses') },
+      '/c': { post: operation('listThings', "things'; rm -rf ~; '") },
+      '/d': { post: operation('createThing', 'things', 'title`id`') },
+      '/e': { get: operation('get_thing-2', 'Things_2') },
+    },
+  };
+
+  test('operations with a hostile operationId, tag or field name are left out, with one warning', () => {
+    const warnings: string[] = [];
+    const operations = operationsOf(document, (line) => warnings.push(line));
+    assert.deepEqual(
+      operations.map((op) => op.operationId),
+      ['createCourse', 'get_thing-2'],
+    );
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0] ?? '', /^Warning: 3 operation\(s\) of the school left out/);
+    assert.match(
+      warnings[0] ?? '',
+      /"POST \/b" \(its operationId\), "POST \/c" \(its tag\), "POST \/d" \(its field "title`id`"\)/,
+    );
+    assert.equal(operationsOf({ paths: { '/a': document.paths['/a'] } }, (line) => warnings.push(line)).length, 1);
+    assert.equal(warnings.length, 1, 'no warning when nothing is left out');
+  });
+
+  test('a completion script refuses a command tree with a name that is not plain', () => {
+    const program = new Command('lyceum').option('--json');
+    program.command('courses').command('list').option('--status <s>');
+    for (const shell of ['bash', 'zsh', 'fish'] as const) assert.match(completionScript(shell, program), /courses/);
+    program.command('$(reboot)');
+    for (const shell of ['bash', 'zsh', 'fish'] as const)
+      assert.throws(() => completionScript(shell, program), /Not a plain command name: "\$\(reboot\)"/);
+    const flags = new Command('lyceum');
+    flags.command('courses').option("--x'y");
+    assert.throws(() => completionScript('bash', flags), /Not a plain flag/);
   });
 });
