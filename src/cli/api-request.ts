@@ -48,7 +48,7 @@ export async function sendWithSession(target: Target, url: string, init: () => R
   const response = await attempt(token);
   if (response.status !== 401 || !token || !target.session) return response;
   await response.body?.cancel();
-  const renewed = await target.session.renew();
+  const renewed = await target.session.renew(token);
   return renewed ? attempt(renewed) : response;
 }
 

@@ -29,6 +29,17 @@ const missing = (shell: string) => {
   }
 };
 const credentials = (home: string) => JSON.parse(readFileSync(credentialsPath(home), 'utf8'));
+/** Makes the stored access token of `profile` expired, so the next command refreshes first. */
+const expireStoredToken = (home: string, profile: string) => {
+  const stored = credentials(home);
+  writeFileSync(
+    credentialsPath(home),
+    JSON.stringify({ ...stored, [profile]: { ...stored[profile], expires_at: 0 } }),
+    {
+      mode: 0o600,
+    },
+  );
+};
 
 describe('the lyceum CLI against a started school', () => {
   let server: TestServer;
@@ -230,14 +241,24 @@ describe('the lyceum CLI against a started school', () => {
 
   test('an expired access token refreshes by itself, and the rotated refresh token is stored', async () => {
     const before = credentials(owner.home)[profile];
-    writeFileSync(credentialsPath(owner.home), JSON.stringify({ [profile]: { ...before, expires_at: 0 } }), {
-      mode: 0o600,
-    });
+    expireStoredToken(owner.home, profile);
     ok(await owner.run(['school', 'get']));
     const after = credentials(owner.home)[profile];
     assert.notEqual(after.access_token, before.access_token);
     assert.notEqual(after.refresh_token, before.refresh_token);
     assert.ok(after.expires_at > Date.now());
+  });
+
+  test('two runs at once with an expired token take turns refreshing: both succeed, and the login still works', async () => {
+    const before = credentials(owner.home)[profile];
+    expireStoredToken(owner.home, profile);
+    const both = await Promise.all([owner.run(['school', 'get', '--json']), owner.run(['school', 'get', '--json'])]);
+    for (const result of both) ok(result);
+    const after = credentials(owner.home)[profile];
+    assert.notEqual(after.refresh_token, before.refresh_token);
+    expireStoredToken(owner.home, profile);
+    ok(await owner.run(['school', 'get']));
+    assert.equal(existsSync(join(owner.home, `.config/lyceum/${profile.replace(':', '_')}.refresh.lock`)), false);
   });
 
   test('a refresh that finds the grant revoked asks to log in again', async () => {
@@ -246,10 +267,7 @@ describe('the lyceum CLI against a started school', () => {
     const clientId = config(user.home).profiles[profile].client_id;
     // The person disconnects the CLI (as from the connected-apps page), using the CLI itself.
     ok(await user.run(['account', 'revoke-connected-app', clientId]));
-    const stored = credentials(user.home)[profile];
-    writeFileSync(credentialsPath(user.home), JSON.stringify({ [profile]: { ...stored, expires_at: 0 } }), {
-      mode: 0o600,
-    });
+    expireStoredToken(user.home, profile);
     const ended = await user.run(['school', 'get']);
     assert.equal(ended.code, 3);
     assert.match(
