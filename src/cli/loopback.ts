@@ -6,19 +6,30 @@ const PAGE = (title: string, text: string) =>
 
 /**
  * Waits for the browser to come back to http://127.0.0.1:<ephemeral port>/callback (RFC 8252 §7.3) and answers it
- * with a page saying to return to the terminal. Other paths get 404, so a stray request does not end the login.
+ * with a page saying to return to the terminal. Other paths get 404, so a stray request does not end the login. It is
+ * one-shot: once the first answer is sent the listener closes, and a request already on an open connection gets 400.
  */
 export async function loopbackRedirect(): Promise<{ redirectUri: string; received: Promise<URL>; close(): void }> {
   let deliver: (url: URL) => void = () => undefined;
   const received = new Promise<URL>((resolve) => {
     deliver = resolve;
   });
+  let answered = false;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/callback') return response.writeHead(404).end();
+    if (answered)
+      return response
+        .writeHead(400, { 'content-type': 'text/html; charset=utf-8', connection: 'close' })
+        .end(PAGE('Already answered', 'This sign-in has had its answer; the terminal says how it went.'));
+    answered = true;
     const failed = url.searchParams.has('error');
+    response.once('finish', () => {
+      server.close();
+      server.closeAllConnections();
+    });
     response
-      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' })
       .end(
         failed
           ? PAGE('Not signed in', 'The school did not sign you in. The terminal says why; you can close this window.')
