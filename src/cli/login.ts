@@ -160,7 +160,10 @@ export async function login(
   }
 }
 
-/** `lyceum logout`: revokes the refresh token (ending its grant) and the access token, then forgets both. */
+/**
+ * `lyceum logout`: revokes the refresh token (ending its grant) and the access token, then forgets both — forgets them
+ * even when the school cannot be reached or refuses, saying so.
+ */
 export async function logout(io: Io, name: string, profile: Profile) {
   const store = await storeOf(profile.token_store, io.env);
   const tokens = await store.get(name);
@@ -169,19 +172,33 @@ export async function logout(io: Io, name: string, profile: Profile) {
     return;
   }
   const endpoint = profile.endpoints.revocation;
-  if (endpoint) {
-    if (tokens.refresh_token)
+  let revoked = false;
+  try {
+    if (endpoint) {
+      if (tokens.refresh_token)
+        await revoke(endpoint, {
+          token: tokens.refresh_token,
+          token_type_hint: 'refresh_token',
+          client_id: profile.client_id,
+        });
       await revoke(endpoint, {
-        token: tokens.refresh_token,
-        token_type_hint: 'refresh_token',
+        token: tokens.access_token,
+        token_type_hint: 'access_token',
         client_id: profile.client_id,
       });
-    await revoke(endpoint, {
-      token: tokens.access_token,
-      token_type_hint: 'access_token',
-      client_id: profile.client_id,
-    });
+      revoked = true;
+    }
+  } catch (error) {
+    say(io.stderr, `Warning: the school did not revoke the tokens (${(error as Error).message}).`);
+  } finally {
+    await store.delete(name);
   }
-  await store.delete(name);
-  say(io.stdout, `Signed out of ${profile.base_url} (profile ${name}); its tokens are revoked.`);
+  const at = `${profile.base_url} (profile ${name})`;
+  if (revoked) say(io.stdout, `Signed out of ${at}; its tokens are revoked and forgotten.`);
+  else if (endpoint)
+    say(
+      io.stdout,
+      `Signed out of ${at}: its tokens are forgotten here, but may stay valid at the school until they expire.`,
+    );
+  else say(io.stdout, `Signed out of ${at}: its tokens are forgotten here (the school offers no revocation).`);
 }

@@ -425,12 +425,24 @@ describe('the lyceum CLI against a started school', () => {
     assert.ok(complete('lyceum courses list --st').includes('--status'));
   });
 
+  test('a logout the school cannot answer still forgets the tokens, and says they may stay valid there', async () => {
+    const user = cliUser(people.staff);
+    ok(await user.run(['login', server.url]));
+    const settings = config(user.home);
+    settings.profiles[profile].endpoints.revocation = 'http://127.0.0.1:1/revoke';
+    writeFileSync(join(user.home, '.config/lyceum/config.json'), JSON.stringify(settings));
+    const out = ok(await user.run(['logout']));
+    assert.match(out.stderr, /^Warning: the school did not revoke the tokens \(Cannot reach http:\/\/127\.0\.0\.1:1: /);
+    assert.match(out.stdout, /its tokens are forgotten here, but may stay valid at the school until they expire\./);
+    assert.equal(credentials(user.home)[profile], undefined);
+  });
+
   test('logout revokes both tokens: the server refuses them afterwards', async () => {
     const stored = credentials(owner.home)[profile];
     const clientId = config(owner.home).profiles[profile].client_id;
     assert.equal((await apiClient(server.url, stored.access_token).get('/api/v1/school')).status, 200);
     const out = ok(await owner.run(['logout']));
-    assert.match(out.stdout, /Signed out of .* its tokens are revoked\./);
+    assert.match(out.stdout, /Signed out of .* its tokens are revoked and forgotten\./);
     assert.equal(credentials(owner.home)[profile], undefined);
 
     const api = await apiClient(server.url, stored.access_token).get('/api/v1/school');
