@@ -35,7 +35,11 @@ export async function apiFailure(response: Response, target: Target): Promise<Cl
   return new CliFailure(EXIT.apiError, message);
 }
 
-/** Sends a request with the session's token, refreshing it once when the API says it is no longer valid. */
+/**
+ * Sends a request with the session's token, refreshing it once when the API says it is no longer valid. The token goes
+ * only to the school's own origin: a URL the school's answer names (a job's Location, an upload_url) elsewhere is
+ * requested without it.
+ */
 export async function sendWithSession(target: Target, url: string, init: () => RequestInit): Promise<Response> {
   const attempt = async (token: string | undefined) => {
     const request = init();
@@ -44,7 +48,8 @@ export async function sendWithSession(target: Target, url: string, init: () => R
     if (token) headers.set('authorization', `Bearer ${token}`);
     return reach(url, { ...request, headers });
   };
-  const token = await target.session?.accessToken();
+  const ours = new URL(url).origin === new URL(target.baseUrl).origin;
+  const token = ours ? await target.session?.accessToken() : undefined;
   const response = await attempt(token);
   if (response.status !== 401 || !token || !target.session) return response;
   await response.body?.cancel();
