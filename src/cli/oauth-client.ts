@@ -68,7 +68,43 @@ const form = (fields: Record<string, string | undefined>) => {
   return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body };
 };
 
-/** Finds the school's authorization server (RFC 8414) and checks it speaks for this base URL and does PKCE S256. */
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * The endpoints the CLI sends codes, tokens and its registration to must be https: (http: only on a loopback host, or
+ * when the school's base URL is itself http:, as in development), so metadata cannot send them over plain HTTP.
+ */
+export function checkEndpoints(baseUrl: string, metadata: ServerMetadata) {
+  const plainAllowed = new URL(baseUrl).protocol === 'http:';
+  const named = {
+    authorization_endpoint: metadata.authorization_endpoint,
+    token_endpoint: metadata.token_endpoint,
+    registration_endpoint: metadata.registration_endpoint,
+    revocation_endpoint: metadata.revocation_endpoint,
+    userinfo_endpoint: metadata.userinfo_endpoint,
+  };
+  for (const [field, value] of Object.entries(named)) {
+    if (value === undefined && (field === 'revocation_endpoint' || field === 'userinfo_endpoint')) continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(String(value));
+    } catch {
+      url = undefined;
+    }
+    const fine =
+      url?.protocol === 'https:' || (url?.protocol === 'http:' && (plainAllowed || LOOPBACK.has(url.hostname)));
+    if (!fine)
+      throw new CliFailure(
+        EXIT.auth,
+        `The authorization server of ${baseUrl} names ${field} ${JSON.stringify(value ?? null)}, which is not an https: address; refusing to sign in there.`,
+      );
+  }
+}
+
+/**
+ * Finds the school's authorization server (RFC 8414) and checks it speaks for this base URL, does PKCE S256 and names
+ * endpoints the CLI may send secrets to.
+ */
 export async function discover(baseUrl: string): Promise<ServerMetadata> {
   const response = await reach(`${baseUrl}/.well-known/oauth-authorization-server`);
   if (response.status === 404)
@@ -81,6 +117,7 @@ export async function discover(baseUrl: string): Promise<ServerMetadata> {
     );
   if (!metadata.code_challenge_methods_supported?.includes('S256'))
     throw new CliFailure(EXIT.auth, `The authorization server of ${baseUrl} does not support PKCE S256.`);
+  checkEndpoints(baseUrl, metadata);
   return metadata;
 }
 
