@@ -312,6 +312,19 @@ describe('the lyceum CLI against a started school', () => {
     assert.equal(existsSync(credentialsPath(user.home)), false, 'nothing stored');
   });
 
+  test('a browser step that fails ends the login at once with its reason (no wait for the login timeout)', async () => {
+    const user = cliUser(
+      { email: people.staff.email, password: 'not-the-password' },
+      {
+        LYCEUM_TEST_OPENER_TIMEOUT_MS: '1000',
+      },
+    );
+    const failed = await user.run(['login', server.url]);
+    assert.equal(failed.code, 3);
+    assert.match(failed.stderr, /^Error: Not signed in: the test browser failed: .*\(opener_failed\)$/m);
+    assert.doesNotMatch(failed.stderr, /No answer from the browser/);
+  });
+
   test('declining on the consent page ends the login with the school’s reason', async () => {
     const user = cliUser(people.staff, { LYCEUM_TEST_DECISION: 'deny' });
     const denied = await user.run(['login', server.url]);
