@@ -4,7 +4,7 @@ import { CliFailure, EXIT, type ExitCode } from './exit-codes.ts';
 import { type Io, say } from './io.ts';
 import { commandCache } from './openapi-cache.ts';
 import type { Operation } from './operations.ts';
-import { profileStore } from './profiles.ts';
+import { keepConfigDirPrivate, profileStore } from './profiles.ts';
 import { BUILT_IN, buildProgram, type Context } from './program.ts';
 
 /** --profile's value, read before the command tree is built (which school's commands to build it from). */
@@ -44,6 +44,7 @@ export async function run(argv: string[], io: Io): Promise<ExitCode> {
   const errors: string[] = [];
   let pending: Promise<Operation[] | undefined> | undefined;
   try {
+    keepConfigDirPrivate(io.env, (line) => say(io.stderr, line));
     const resolved = profileStore(io.env).resolve(profileFlag(argv));
     const ctx: Context = { io, profileName: resolved?.name, profile: resolved?.profile };
     const first = firstWord(argv);

@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CliFailure, EXIT } from './exit-codes.ts';
 import { configDir, type Env } from './paths.ts';
@@ -32,13 +33,34 @@ export function normalizeBaseUrl(value: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-/** Writes a file only the user can read, replacing the old one at once (never half-written). */
+/**
+ * Writes a file only the user can read, replacing the old one at once (never half-written). The temporary file has a
+ * random name and must not exist yet ('wx'), so nothing planted at a guessable name is written through.
+ */
 export function writePrivateFile(path: string, content: string) {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, content, { mode: 0o600 });
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(temporary, content, { mode: 0o600, flag: 'wx' });
   chmodSync(temporary, 0o600);
   renameSync(temporary, path);
+}
+
+/**
+ * The config folder (settings, and credentials.json when there is no keyring) is the user's alone: one that others
+ * may read or enter (made by hand, or by an old umask) is set to 0700, with a warning.
+ */
+export function keepConfigDirPrivate(env: Env, warn: (line: string) => void) {
+  const dir = configDir(env);
+  let mode: number;
+  try {
+    mode = statSync(dir).mode & 0o777;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (!(mode & 0o077)) return;
+  chmodSync(dir, 0o700);
+  warn(`Warning: ${dir} was open to others (mode ${mode.toString(8).padStart(4, '0')}); it is now 0700.`);
 }
 
 export function readJson<T>(path: string, fallback: T): T {
