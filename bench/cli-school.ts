@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cliUser } from '../test/cli/run-cli.ts';
 import { apiClient } from '../test/support/api.ts';
 import { completeSetup, OWNER } from '../test/support/web-client.ts';
@@ -12,8 +14,6 @@ export async function schoolWithPeopleOver(server: SpawnedServer) {
   const owner = cliUser(OWNER);
   const login = await owner.run(['login', server.url, '--scope', 'courses:write']);
   if (login.code !== 0) throw new Error(`login failed: ${login.stderr}`);
-  const { readFileSync } = await import('node:fs');
-  const { join } = await import('node:path');
   const stored = JSON.parse(readFileSync(join(owner.home, '.config/lyceum/credentials.json'), 'utf8'));
   const api = apiClient(server.url, stored[new URL(server.url).host].access_token);
   for (let i = 0; i < 20; i++) await api.post('/api/v1/courses', { title: `Bench course ${i + 1}` });

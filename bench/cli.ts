@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { commandCache } from '../src/cli/openapi-cache.ts';
 import { schoolWithPeopleOver } from './cli-school.ts';
 import { percentile, spawnServer, table } from './support.ts';
 
@@ -63,7 +64,7 @@ async function row(name: string, argv: string[], env: NodeJS.ProcessEnv, before:
 const server = await spawnServer('sqlite');
 try {
   const { home, env } = await schoolWithPeopleOver(server);
-  const cache = join(home, '.cache/lyceum', new URL(server.url).host.replace(':', '_'), 'commands.json');
+  const cache = commandCache({ HOME: home }, server.url, () => undefined).path;
   const list = [process.execPath, BIN, 'courses', 'list'];
   const rows = [
     await row('node -e 0 (the floor)', [process.execPath, '-e', '0'], env),

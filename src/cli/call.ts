@@ -29,7 +29,7 @@ function urlOf(target: Target, operation: Operation, input: CallInput): string {
 /** Follows a job the API accepted (202 with a Location) until it has finished, its progress shown as a bar. */
 async function follow(io: Io, target: Target, location: string, first: Record<string, unknown>) {
   const progress = (job: Record<string, unknown>) => job.progress as { done: number; total: number } | undefined;
-  const bar = await progressBar(io, 'Working', progress(first)?.total);
+  const bar = await progressBar(io, 'Working', progress(first)?.total, 'items');
   let job = first;
   try {
     while (job.status === 'queued' || job.status === 'running') {

@@ -12,13 +12,12 @@ const human = (bytes: number) => {
 };
 
 /**
- * A progress bar on standard error, drawn only when that is a terminal (a script's log gets no bar). `total` in bytes
- * for uploads, in rows for jobs; without a total there is nothing to draw.
+ * A progress bar on standard error, drawn only when that is a terminal (a script's log gets no bar). `total` counts
+ * `unit`s: bytes for uploads (shown as KB, MB…), items for jobs; without a total there is nothing to draw.
  */
-export async function progressBar(io: Io, label: string, total: number | undefined) {
+export async function progressBar(io: Io, label: string, total: number | undefined, unit: 'bytes' | 'items') {
   if (!io.stderr.isTTY || !total) return { update: (_value: number) => undefined, stop: () => undefined };
   const { default: cliProgress } = await import('cli-progress');
-  const bytes = label === 'Uploading';
   const bar = new cliProgress.SingleBar(
     {
       stream: io.stderr as NodeJS.WriteStream,
@@ -30,7 +29,7 @@ export async function progressBar(io: Io, label: string, total: number | undefin
     },
     cliProgress.Presets.shades_classic,
   );
-  const shown = (value: number) => (bytes ? `${human(value)} of ${human(total)}` : `${value} of ${total}`);
+  const shown = (value: number) => (unit === 'bytes' ? `${human(value)} of ${human(total)}` : `${value} of ${total}`);
   bar.start(total, 0, { shown: shown(0) });
   let stopped = false;
   return {

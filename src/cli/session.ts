@@ -19,6 +19,10 @@ export const tokensOf = (response: TokenResponse, now: number, previous?: Tokens
 export const loginCommand = (baseUrl: string, profileName: string, scope?: string) =>
   `lyceum login ${baseUrl}${profileName === new URL(baseUrl).host ? '' : ` --profile ${profileName}`}${scope ? ` --scope ${scope.split(/\s+/).join(',')}` : ''}`;
 
+/** The lock file a profile's refreshes take turns on, beside config.json. */
+export const refreshLockPath = (env: Env, name: string) =>
+  join(configDir(env), `${name.replace(/[^\w.-]/g, '_')}.refresh.lock`);
+
 /**
  * A signed-in profile's tokens: the access token to send, refreshed by itself when it is about to run out (or was
  * refused), the rotated refresh token stored at once. A refresh the server refuses (the grant was revoked or has
@@ -31,7 +35,7 @@ export const loginCommand = (baseUrl: string, profileName: string, scope?: strin
 export async function openSession(env: Env, name: string, profile: Profile, now: () => number) {
   const store: TokenStore = await storeOf(profile.token_store, env);
   let tokens = await store.get(name);
-  const lockPath = join(configDir(env), `${name.replace(/[^\w.-]/g, '_')}.refresh.lock`);
+  const lockPath = refreshLockPath(env, name);
 
   /** `refused`: the access token the API refused (a 401), which the stored one must differ from to be used. */
   async function renew(refused?: string): Promise<string | undefined> {

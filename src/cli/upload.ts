@@ -43,7 +43,7 @@ async function sha256Of(file: string) {
 /**
  * Stream a file's bytes through a progress bar (re-readable: a retried request reads the file again). */
 async function counted(io: Io, file: string, size: number) {
-  const bar = await progressBar(io, 'Uploading', size);
+  const bar = await progressBar(io, 'Uploading', size, 'bytes');
   return {
     body: () => {
       let sent = 0;
@@ -60,9 +60,16 @@ async function counted(io: Io, file: string, size: number) {
   };
 }
 
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    throw new CliFailure(EXIT.usage, `Cannot read ${file}.`);
+  }
+}
+
 /** PUTs a file to an upload URL of the API with a progress bar; returns the API's answer. */
-export async function putFile(io: Io, target: Target, url: string, file: string) {
-  const size = statSync(file).size;
+export async function putFile(io: Io, target: Target, url: string, file: string, size = sizeOf(file)) {
   const stream = await counted(io, file, size);
   let response: Response;
   try {
@@ -91,12 +98,7 @@ export async function uploadFile(
   file: string,
   options: { purpose?: string; contentType?: string },
 ) {
-  let size: number;
-  try {
-    size = statSync(file).size;
-  } catch {
-    throw new CliFailure(EXIT.usage, `Cannot read ${file}.`);
-  }
+  const size = sizeOf(file);
   const contentType = options.contentType ?? TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
   const asset = await callJson(target, '/api/v1/storage/assets', {
     method: 'POST',
@@ -109,5 +111,5 @@ export async function uploadFile(
       sha256: await sha256Of(file),
     }),
   });
-  return putFile(io, target, String(asset.upload_url), file);
+  return putFile(io, target, String(asset.upload_url), file, size);
 }

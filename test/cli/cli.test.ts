@@ -3,6 +3,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { commandCache } from '../../src/cli/openapi-cache.ts';
+import { refreshLockPath } from '../../src/cli/session.ts';
 import { apiClient, type Person, schoolWithPeople } from '../support/api.ts';
 import { formPost } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -259,7 +261,7 @@ describe('the lyceum CLI against a started school', () => {
     assert.notEqual(after.refresh_token, before.refresh_token);
     expireStoredToken(owner.home, profile);
     ok(await owner.run(['school', 'get']));
-    assert.equal(existsSync(join(owner.home, `.config/lyceum/${profile.replace(':', '_')}.refresh.lock`)), false);
+    assert.equal(existsSync(refreshLockPath({ HOME: owner.home }, profile)), false, 'the lock is gone');
   });
 
   test('a refresh that finds the grant revoked asks to log in again', async () => {
@@ -365,7 +367,7 @@ describe('the lyceum CLI against a started school', () => {
   });
 
   test('a stale command tree is revalidated with its ETag: unchanged answers 304, a changed one is fetched again', async () => {
-    const cachePath = join(owner.home, '.cache/lyceum', profile.replace(':', '_'), 'commands.json');
+    const cachePath = commandCache({ HOME: owner.home }, server.url, () => undefined).path;
     const cached = JSON.parse(readFileSync(cachePath, 'utf8'));
     assert.match(cached.etag, /^"[\w-]{32}"$/);
     writeFileSync(cachePath, JSON.stringify({ ...cached, marker: 'kept while the ETag matches' }));
