@@ -245,6 +245,8 @@ export type FormSubmissionsTable = {
   email: string | null;
   /** JSON: the values by field name. */
   values: string;
+  /** The text answers, one per line (what `q` searches). */
+  search_text: string;
   created_at: Timestamp;
 };
 

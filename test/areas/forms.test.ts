@@ -138,6 +138,14 @@ for (const engine of engines) {
             headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
           });
         },
+        /** The same as a JSON body: what a script, not a browser, can send (nested values included). */
+        async sendJson(slug: string, formId: string, fields: Record<string, unknown>) {
+          const shown = await web.request('GET', `/p/${slug}`, { headers });
+          return web.request('POST', `/p/${slug}/forms/${formId}`, {
+            body: JSON.stringify({ _csrf: csrfOf(shown.text), ...fields }),
+            headers: { ...headers, 'content-type': 'application/json' },
+          });
+        },
       };
     }
     const good = (overrides: Record<string, string> = {}) => ({
@@ -226,6 +234,27 @@ for (const engine of engines) {
       const minimal = await create({ fields: [{ name: 'q', label: 'Question', type: 'long_text' }] });
       assert.equal(minimal.page_id, null);
       assert.equal(minimal.fields[0]?.max_length, 5000);
+    });
+
+    test('choice options are kept as a browser sends them back; a value that is not text is refused', async () => {
+      const where = await page();
+      const form = await create({
+        page_id: where.id,
+        fields: [{ name: 'pick', label: 'Pick', type: 'choice', required: true, options: ['  Two   words ', 'Other'] }],
+      });
+      assert.deepEqual(form.fields[0]?.options, ['Two words', 'Other']);
+      seeOther(await visitor().send(where.slug, form.id, { pick: 'Two words' }));
+      const blank = await staff.post<Refusal>('/api/v1/forms', {
+        title: 'Blank option',
+        fields: [{ name: 'pick', label: 'Pick', type: 'choice', options: ['A', '   '] }],
+      });
+      assert.equal(blank.status, 400);
+      assert.deepEqual(
+        blank.body.errors?.map((e) => e.field),
+        ['fields[0].options'],
+      );
+      const tampered = await visitor().sendJson(where.slug, form.id, { pick: { $ne: '' } });
+      assert.equal(tampered.status, 400);
     });
 
     test('a definition that cannot work is refused, each problem naming its field', async () => {
@@ -606,6 +635,9 @@ for (const engine of engines) {
       assert.deepEqual(await list('q=watercolour'), [first.id]);
       assert.deepEqual(await list('q=100%25'), [first.id], '% is a plain character');
       assert.deepEqual(await list('q=person2@'), [second.id]);
+      // The answers are searched, not their JSON: field names, booleans and punctuation match nothing.
+      for (const q of ['name', 'topic', 'true', '%7B', '%22']) assert.deepEqual(await list(`q=${q}`), [], q);
+      assert.deepEqual((await list('q=Vera%20Visitor')).sort(), [first.id, second.id].sort(), 'an answer as typed');
       assert.deepEqual(await list(`created_after=${first.created_at}`), [second.id]);
       assert.deepEqual(await list(`created_before=${second.created_at}`), [first.id]);
       assert.equal((await readOnly.get(`/api/v1/forms/${newId('frm')}/submissions`)).status, 404);

@@ -23,9 +23,11 @@ export function checkDefinition(inputs: FormFieldInput[]): FormField[] {
     if (!label) problem(i, 'label', 'blank', 'A field needs a label people can read.');
     if (input.type !== 'consent' && label.length > MAX_LABEL)
       problem(i, 'label', 'too_long', `Keep a label to ${MAX_LABEL} characters (a consent statement may be longer).`);
+    // An option is stored as a visitor's browser sends it back: trimmed, inner spaces collapsed.
+    const options = (input.options ?? []).map((o) => o.replace(/\s+/g, ' ').trim());
     if (input.type === 'choice') {
-      const options = input.options ?? [];
       if (!options.length) problem(i, 'options', 'required', 'A choice field needs at least one option.');
+      if (options.some((o) => !o)) problem(i, 'options', 'blank', 'An option needs some text.');
       if (new Set(options).size !== options.length) problem(i, 'options', 'duplicate', 'Options must differ.');
     } else if (input.options !== undefined) {
       problem(i, 'options', 'not_allowed', 'Only choice fields have options.');
@@ -46,7 +48,7 @@ export function checkDefinition(inputs: FormFieldInput[]): FormField[] {
       required: input.type === 'consent' || input.required === true,
       help: input.help?.trim() || null,
       max_length: typed(input.type) ? (input.max_length ?? LENGTHS[input.type].default) : null,
-      ...(input.type === 'choice' ? { options: input.options ?? [] } : {}),
+      ...(input.type === 'choice' ? { options } : {}),
     };
   });
   if (problems.length) throw errors.invalidRequest(`The form's fields are not valid: ${describe(problems)}`, problems);

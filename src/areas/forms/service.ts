@@ -256,6 +256,10 @@ export function formsService(
         throw errors.rateLimited(state.retryAfterSeconds);
       }
       try {
+        // Checked first without the lock (a write on SQLite), so refused posts never hold up other writers; checked
+        // again under it, where the form is as it will be written against.
+        const seen = await store.find(db, input.formId);
+        if (seen?.page_id === input.pageId && seen.status === 'active') readValues(fieldsOf(seen), input.posted);
         return await lockForm(input.formId, async (trx, form) => {
           if (form.page_id !== input.pageId) throw notFound();
           if (form.status !== 'active') throw errors.conflict('This form is closed and no longer takes submissions.');
@@ -267,6 +271,9 @@ export function formsService(
             user_id: input.userId,
             email,
             values: JSON.stringify(values),
+            search_text: Object.values(values)
+              .filter((v): v is string => typeof v === 'string')
+              .join('\n'),
             created_at: now(),
           };
           await store.insertSubmission(trx, row);

@@ -62,9 +62,9 @@ export function formsStore() {
     submissionsFrom: (email: string) => (eb: ExpressionBuilder<Tables, 'form_submissions'>) =>
       eb('email', '=', email.toLowerCase()),
 
-    /** `text` in the e-mail or anywhere in the values (their JSON text), case-insensitively and literally. */
+    /** `text` in the e-mail or in an answer, case-insensitively and literally. */
     submissionsContaining: (text: string) => (eb: ExpressionBuilder<Tables, 'form_submissions'>) =>
-      eb.or([containsText('email', text), containsText('values', text)]),
+      eb.or([containsText('email', text), containsText('search_text', text)]),
 
     insertSubmission: async (ex: Executor, row: FormSubmissionsTable) => {
       await ex.insertInto('form_submissions').values(row).execute();

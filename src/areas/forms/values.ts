@@ -37,6 +37,10 @@ export function readValues(
       problem(field, 'repeated', 'Give one value.');
       continue;
     }
+    if (raw !== undefined && typeof raw !== 'string') {
+      problem(field, 'format', 'Give this as text.');
+      continue;
+    }
     if (field.type === 'checkbox' || field.type === 'consent') {
       const on = ticked(raw);
       if (field.required && !on)

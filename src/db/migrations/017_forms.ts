@@ -30,6 +30,9 @@ export const forms: Migration = {
       .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
       .addColumn('email', 'text')
       .addColumn('values', 'text', (c) => c.notNull())
+      // The answers as people typed them, one per line: what q= searches (the JSON of values would match its own
+      // keys and punctuation).
+      .addColumn('search_text', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('form_submissions_form').on('form_submissions').columns(['form_id', 'id']).execute();

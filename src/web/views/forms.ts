@@ -81,7 +81,7 @@ function fieldView(field: FormField, id: string, posted: unknown, problem: strin
       const options = field.options ?? [];
       if (options.length > RADIO_OPTIONS) {
         return html`<p><label for="${id}">${field.label}${required}</label>${help}<select id="${id}" name="${field.name}"${aria}><option value="">Choose…</option>${options.map(
-          (option) => html`<option${option === value ? html` selected` : ''}>${option}</option>`,
+          (option) => html`<option value="${option}"${option === value ? html` selected` : ''}>${option}</option>`,
         )}</select>${error}</p>`;
       }
       return html`<fieldset id="${id}"${described ? html` aria-describedby="${described}"` : ''}><legend>${field.label}${required}</legend>${help}${options.map(
