@@ -188,12 +188,19 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
     /** The school's date today and its time zone (where the dashboard's ranges end). */
     async calendar(principal: Principal) {
       requireStaff(principal);
-      const { timeZone } = await schoolCalendar();
-      return { today: localDateOf(clock.now().getTime(), timeZone), timezone: timeZone };
+      const { timeZone, currency } = await schoolCalendar();
+      return { today: localDateOf(clock.now().getTime(), timeZone), timezone: timeZone, currency };
     },
 
-    /** One metric's series over whole buckets of the school's calendar, every bucket present. */
-    async series(principal: Principal, query: SeriesQuery): Promise<Series> {
+    /**
+     * One metric's series over whole buckets of the school's calendar, every bucket present. `known`: the calendar
+     * the caller read already (the dashboard draws many series from one), so the school is not read again for each.
+     */
+    async series(
+      principal: Principal,
+      query: SeriesQuery,
+      known?: { timezone: string; currency: string },
+    ): Promise<Series> {
       requireStaff(principal);
       const metric: Metric = query.metric;
       const interval = query.interval ?? 'day';
@@ -204,7 +211,9 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
         ]);
       }
       if (courseId && !(await store.findCourse(db, courseId))) throw errors.notFound('course');
-      const { timeZone, currency } = await schoolCalendar();
+      const { timeZone, currency } = known
+        ? { timeZone: known.timezone, currency: known.currency }
+        : await schoolCalendar();
       const { from, to } = rangeOf(query, interval, timeZone);
       const buckets = bucketsBetween(from, to, interval, timeZone);
       const edges = [...buckets.map((b) => b.startAt), buckets.at(-1)?.endAt as string];

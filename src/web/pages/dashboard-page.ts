@@ -81,12 +81,15 @@ export function registerDashboardPage(
         ? (one(request.query.range) as DashboardRange)
         : '30d';
       const asked = (['day', 'week', 'month'] as const).find((i) => i === one(request.query.interval)) ?? 'day';
-      const { today } = await deps.analytics.calendar(principal);
+      const calendar = await deps.analytics.calendar(principal);
+      const { today } = calendar;
       const interval = intervalFor(range, asked, today);
       const from = rangeStart(range, today, interval);
       const [school, ...all] = await Promise.all([
         schoolFacts(deps.school),
-        ...dashboardMetrics().map((metric) => deps.analytics.series(principal, { metric, interval, from, to: today })),
+        ...dashboardMetrics().map((metric) =>
+          deps.analytics.series(principal, { metric, interval, from, to: today }, calendar),
+        ),
       ]);
       const series = new Map<Metric, Series>(all.map((s) => [s.metric, s]));
       const body = dashboardView({
