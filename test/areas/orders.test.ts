@@ -21,6 +21,7 @@ type Order = {
   user_id: string;
   status: string;
   kind: string;
+  created_at: string;
   provider: string;
   items: { item_type: string; item_id: string; title: string; unit_price: Money; amount: Money }[];
   subtotal: Money;
@@ -322,9 +323,16 @@ for (const engine of engines) {
       const c = await course({ amount: 100, currency: 'EUR' });
       const people = await Promise.all([0, 1, 2, 3, 4].map((i) => createUser(server, 'student', `Pager ${i}`)));
       const made: Order[] = [];
-      for (const person of people) {
-        const client = apiClient(server.url, await tokenFor(server, person, 'account:write'));
-        made.push(ok<Started>(await start(client, c.slug), 201).order);
+      const began = skew;
+      try {
+        for (const person of people) {
+          const client = apiClient(server.url, await tokenFor(server, person, 'account:write'));
+          // A second apart, so a date range can take some and leave others.
+          skew += 1000;
+          made.push(ok<Started>(await start(client, c.slug), 201).order);
+        }
+      } finally {
+        skew = began;
       }
       type Page = { data: Order[]; has_more: boolean; next_cursor: string | null };
       const query = `/api/v1/orders?item_id=${c.id}`;
@@ -347,6 +355,22 @@ for (const engine of engines) {
       assert.equal(third.next_cursor, null);
       const ascending = ok<Page>(await staff.get(`${query}&sort=created_at&limit=1`));
       assert.equal(ascending.data[0]?.id, made[0]?.id);
+      // A date range is read in time order, paged by the same cursor: here orders 1 to 3 of 0 to 4.
+      const at = (i: number) => Date.parse(made[i]?.created_at ?? '');
+      const range = `${query}&created_after=${new Date(at(0)).toISOString()}&created_before=${new Date(at(4)).toISOString()}`;
+      const pages = async (extra: string) => {
+        const ids: string[] = [];
+        for (let cursor: string | null = null, n = 0; n === 0 || cursor; n++) {
+          const page: Page = ok<Page>(
+            await staff.get(`${range}&limit=2${extra}${cursor ? `&starting_after=${cursor}` : ''}`),
+          );
+          ids.push(...page.data.map((o) => o.id));
+          cursor = page.next_cursor;
+        }
+        return ids;
+      };
+      assert.deepEqual(await pages(''), [made[3]?.id, made[2]?.id, made[1]?.id]);
+      assert.deepEqual(await pages('&sort=created_at'), [made[1]?.id, made[2]?.id, made[3]?.id]);
       assert.equal((await staff.get(`${query}&limit=101`)).status, 400);
       assert.equal((await staff.get(`${query}&starting_after=nope`)).status, 400);
       assert.equal((await staff.get(`${query}&colour=red`)).status, 400);

@@ -6,7 +6,7 @@ import { errors, type FieldError } from '../../http/errors.ts';
 import { ANONYMOUS, isStaff, type Principal } from '../../http/principal.ts';
 import { TIMEZONES } from '../../identity/schema.ts';
 import type { AreaDeps } from '../deps.ts';
-import { type ListPage, paginate } from '../pagination.ts';
+import { type ListPage, paginate, paginateBy } from '../pagination.ts';
 import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
 import type { MembershipRule } from '../subscriptions/memberships.ts';
@@ -18,7 +18,6 @@ import type { Event, EventCreate, EventListQuery, EventUpdate } from './schema.t
 import type { EventRow, EventsStore } from './store.ts';
 
 const DEFAULT_JOIN_OPENS_MINUTES = 15;
-const CURSOR = /^[a-z]{3}_[0-9a-z]{26}$/;
 
 /**
  * Live events: sessions people register for, with seats, a waitlist, calendars and reminders. Every event is seen by
@@ -161,36 +160,6 @@ export function eventsService(
   const reminders = eventReminders({ ...deps, notices });
   const calendars = eventCalendars({ ...deps, find, toEvent });
 
-  /** Keyset pages by start time (soonest first, or latest first), the cursor still the last id returned. */
-  async function byStart(q: ReturnType<EventsStore['eventsAt']>, query: EventListQuery, descending: boolean) {
-    const limit = query.limit ?? 20;
-    const cursor = query.starting_after;
-    if (cursor !== undefined) {
-      if (!CURSOR.test(cursor)) {
-        throw errors.invalidRequest('starting_after must be an id from a previous page (next_cursor).', [
-          { field: 'starting_after', code: 'format', message: 'Use the next_cursor of the previous page.' },
-        ]);
-      }
-      const op = descending ? '<' : '>';
-      q = q.where((eb) => {
-        const start = eb.selectFrom('events as c').select('c.starts_at').where('c.id', '=', cursor);
-        return eb.or([
-          eb('events.starts_at', op, start),
-          eb.and([eb('events.starts_at', '=', start), eb('events.id', op, cursor)]),
-        ]);
-      });
-    }
-    const direction = descending ? 'desc' : 'asc';
-    const rows = (await q
-      .orderBy('events.starts_at', direction)
-      .orderBy('events.id', direction)
-      .limit(limit + 1)
-      .execute()) as EventRow[];
-    const has_more = rows.length > limit;
-    const data = has_more ? rows.slice(0, limit) : rows;
-    return { data, has_more, next_cursor: has_more ? (data.at(-1)?.id ?? null) : null };
-  }
-
   async function list(principal: Principal, query: EventListQuery) {
     const at = now();
     let q = store.eventsAt(db, at);
@@ -204,7 +173,11 @@ export function eventsService(
     if (query.when) {
       if (query.created_after) q = q.where('events.created_at', '>', new Date(query.created_after).toISOString());
       if (query.created_before) q = q.where('events.created_at', '<', new Date(query.created_before).toISOString());
-      page = await byStart(q, query, query.when === 'past');
+      page = (await paginateBy(q, query, {
+        table: 'events',
+        column: 'starts_at',
+        descending: query.when === 'past',
+      })) as ListPage<EventRow>;
     } else {
       page = (await paginate(q, query, 'events.id', 'events.created_at')) as ListPage<EventRow>;
     }

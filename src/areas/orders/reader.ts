@@ -3,7 +3,7 @@ import type { Executor, OrderItemsTable, OrdersTable } from '../../db/tables.ts'
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
-import { paginate } from '../pagination.ts';
+import { paginate, paginateBy } from '../pagination.ts';
 import type { Order, OrderListQuery } from './schema.ts';
 import type { OrdersStore } from './store.ts';
 
@@ -104,7 +104,15 @@ export function ordersReader(deps: Pick<AreaDeps, 'db'> & { store: OrdersStore }
           ),
         );
       }
-      const page = await paginate(q, query, 'orders.id', 'orders.created_at');
+      // A date range is read in created_at order (an index range), not walked in id order from the newest order.
+      const ranged = query.created_after !== undefined || query.created_before !== undefined;
+      if (ranged && query.created_after)
+        q = q.where('orders.created_at', '>', new Date(query.created_after).toISOString());
+      if (ranged && query.created_before)
+        q = q.where('orders.created_at', '<', new Date(query.created_before).toISOString());
+      const page = ranged
+        ? await paginateBy(q, query, { table: 'orders', column: 'created_at', descending: query.sort !== 'created_at' })
+        : await paginate(q, query, 'orders.id', 'orders.created_at');
       return { ...page, data: await withItems(db, page.data) };
     },
   };

@@ -16,6 +16,7 @@ import { couponAndProductIndexes } from './014_coupon_and_product_indexes.ts';
 import { analytics } from './015_analytics.ts';
 import { events } from './016_events.ts';
 import { forms } from './017_forms.ts';
+import { ordersByTime } from './018_orders_by_time.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '015_analytics': analytics,
   '016_events': events,
   '017_forms': forms,
+  '018_orders_by_time': ordersByTime,
 };
 
 export const migrationProvider: MigrationProvider = {
