@@ -11,7 +11,7 @@ import {
 } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { csrfOf, WebClient } from '../support/web-client.ts';
+import { csrfOf, signedInClient, WebClient } from '../support/web-client.ts';
 
 type Client = ReturnType<typeof apiClient>;
 type Money = { amount: number; currency: string };
@@ -42,12 +42,7 @@ const ok = <T>(response: { status: number; body: unknown }, status = 200) => {
   return response.body as T;
 };
 
-async function signedIn(server: TestServer, person: Person) {
-  const client = new WebClient(server.url);
-  const response = await client.submit('/signin', '/signin', { email: person.email, password: person.password });
-  assert.equal(response.status, 303, response.text.slice(0, 300));
-  return client;
-}
+const signedIn = (server: TestServer, person: Person) => signedInClient(server.url, person);
 
 for (const engine of engines) {
   describe(`orders and checkout, test provider (${engine})`, () => {

@@ -83,3 +83,11 @@ export async function completeSetup(base: string, setupUrl: string, school = 'Te
   if (response.status !== 303) throw new Error(`setup failed: ${response.status} ${response.text.slice(0, 500)}`);
   return client;
 }
+
+/** A browser-like client signed in as `person` through the real sign-in page. */
+export async function signedInClient(base: string, person: { email: string; password: string }) {
+  const client = new WebClient(base);
+  const response = await client.submit('/signin', '/signin', { email: person.email, password: person.password });
+  if (response.status !== 303) throw new Error(`sign-in refused (${response.status}): ${response.text.slice(0, 300)}`);
+  return client;
+}

@@ -5,7 +5,7 @@ import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '
 import { engines } from '../support/databases.ts';
 import { legacyClient } from '../support/mcp.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { csrfOf, WebClient } from '../support/web-client.ts';
+import { csrfOf, signedInClient, WebClient } from '../support/web-client.ts';
 
 type Client = ReturnType<typeof apiClient>;
 type Made = { id: string; slug: string; title: string };
@@ -16,12 +16,7 @@ const ok = <T>(response: { status: number; body: unknown }, status = 200) => {
   return response.body as T;
 };
 
-async function signedIn(server: TestServer, person: Person) {
-  const client = new WebClient(server.url);
-  const response = await client.submit('/signin', '/signin', { email: person.email, password: person.password });
-  assert.equal(response.status, 303, response.text.slice(0, 300));
-  return client;
-}
+const signedIn = (server: TestServer, person: Person) => signedInClient(server.url, person);
 
 const veventsOf = (ics: string) =>
   new ICAL.Component(ICAL.parse(ics)).getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { csrfOf, WebClient } from '../support/web-client.ts';
+import { csrfOf, signedInClient, WebClient } from '../support/web-client.ts';
 
 type Client = ReturnType<typeof apiClient>;
 const DAY_MS = 86_400_000;
@@ -13,12 +13,7 @@ const ok = <T>(response: { status: number; body: unknown }, status = 200) => {
   return response.body as T;
 };
 
-async function signedIn(server: TestServer, person: Person) {
-  const client = new WebClient(server.url);
-  const response = await client.submit('/signin', '/signin', { email: person.email, password: person.password });
-  assert.equal(response.status, 303, response.text.slice(0, 300));
-  return client;
-}
+const signedIn = (server: TestServer, person: Person) => signedInClient(server.url, person);
 
 for (const engine of engines) {
   describe(`the learner's pages (${engine})`, () => {

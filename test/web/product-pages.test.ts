@@ -8,7 +8,7 @@ import { engines } from '../support/databases.ts';
 import { pdf } from '../support/files.ts';
 import type { TestServer } from '../support/server.ts';
 import { type Asset, startStorageServer, uploadAsset } from '../support/storage.ts';
-import { WebClient } from '../support/web-client.ts';
+import { signedInClient, WebClient } from '../support/web-client.ts';
 
 type Client = ReturnType<typeof apiClient>;
 type Product = { id: string; slug: string; title: string };
@@ -18,12 +18,7 @@ const ok = <T>(response: { status: number; body: unknown }, status = 200) => {
   return response.body as T;
 };
 
-async function signedIn(server: TestServer, person: Person) {
-  const client = new WebClient(server.url);
-  const response = await client.submit('/signin', '/signin', { email: person.email, password: person.password });
-  assert.equal(response.status, 303, response.text.slice(0, 300));
-  return client;
-}
+const signedIn = (server: TestServer, person: Person) => signedInClient(server.url, person);
 
 /** The download links of a page, in order: the signed /media addresses it hands out. */
 const mediaLinks = (page: string) =>
