@@ -62,10 +62,22 @@ ${body}
 
 export type FieldProblem = { field: string; message: string };
 
-export function errorSummary(message: string | undefined, problems: FieldProblem[] = []): SafeHtml {
+/**
+ * The problems of a refused form above it. `link`, when given, makes each problem a link to its field, named by the
+ * field's label (a form of many fields, where the reader jumps to the one to correct).
+ */
+export function errorSummary(
+  message: string | undefined,
+  problems: FieldProblem[] = [],
+  link?: { href: (field: string) => string; label: (field: string) => string },
+): SafeHtml {
   if (!message && problems.length === 0) return html``;
+  const item = (p: FieldProblem) =>
+    link
+      ? html`<li><a href="${link.href(p.field)}">${link.label(p.field)}</a>: ${p.message}</li>`
+      : html`<li>${p.field}: ${p.message}</li>`;
   return html`<div class="error" role="alert"><p>${message ?? 'Please correct the fields below.'}</p>${
-    problems.length ? html`<ul>${problems.map((p) => html`<li>${p.field}: ${p.message}</li>`)}</ul>` : ''
+    problems.length ? html`<ul>${problems.map(item)}</ul>` : ''
   }</div>`;
 }
 

@@ -2,7 +2,7 @@ import type { FormField } from '../../areas/forms/schema.ts';
 import type { PublicForm } from '../../areas/forms/service.ts';
 import type { FieldError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { csrfField } from '../layout.ts';
+import { csrfField, errorSummary } from '../layout.ts';
 
 /** The name of the honeypot field: no form field can have it (field names start with a letter). */
 export const HONEYPOT = '_website';
@@ -46,9 +46,10 @@ export function pageFormView(state: FormState): SafeHtml {
   const idOf = (name: string) => `${form.id}-${name}`;
   const labelOf = (name: string) => form.fields.find((f) => f.name === name)?.label ?? name;
   const summary = problems.length
-    ? html`<div class="error" role="alert"><p>Please correct ${problems.length === 1 ? 'this field' : 'these fields'}:</p><ul>${problems.map(
-        (p) => html`<li><a href="#${idOf(p.field)}">${labelOf(p.field)}</a>: ${p.message}</li>`,
-      )}</ul></div>`
+    ? errorSummary(`Please correct ${problems.length === 1 ? 'this field' : 'these fields'}:`, problems, {
+        href: (name) => `#${idOf(name)}`,
+        label: labelOf,
+      })
     : '';
   const refusal = state.refusal ? html`<p class="warning" role="alert">${state.refusal}</p>` : '';
   return html`<section class="page-form" id="${anchor}" aria-labelledby="${anchor}-title">${heading}${refusal}${summary}
