@@ -94,9 +94,18 @@ export function accountMail(deps: {
       await outbox.queue(ex, { to: input.to, kind: 'form_submission', content });
     },
 
-    /** A message an area writes itself (the events area's notices), given the school that sends it. */
-    async send(ex: Executor, input: { user: Recipient; kind: string; write: (sender: Sender) => MailContent }) {
-      await outbox.queue(ex, { to: input.user.email, kind: input.kind, content: input.write(await sender(ex)) });
+    /**
+     * A message an area writes itself (the events area's notices) to each of `to`, given the school that sends it
+     * (read once for all of them: a cancel may tell thousands).
+     */
+    async send<P extends Recipient>(
+      ex: Executor,
+      input: { to: P[]; kind: string; write: (sender: Sender, person: P) => MailContent },
+    ) {
+      if (input.to.length === 0) return;
+      const from = await sender(ex);
+      for (const person of input.to)
+        await outbox.queue(ex, { to: person.email, kind: input.kind, content: input.write(from, person) });
     },
 
     /** A password-reset link (valid one hour, once). */

@@ -47,14 +47,12 @@ export function eventNotices(deps: { mail: EventMail; store: EventsStore; baseUr
       if (people.length === 0) return;
       const { at, facts: written } = await facts(ex, event);
       const before = previously ? at(previously.starts_at, previously.ends_at) : undefined;
-      for (const person of people) {
-        await mail.send(ex, {
-          user: person,
-          kind,
-          write: (sender) =>
-            eventMessage(kind, sender, person, written, { position: person.position, previously: before }),
-        });
-      }
+      await mail.send(ex, {
+        to: people,
+        kind,
+        write: (sender, person) =>
+          eventMessage(kind, sender, person, written, { position: person.position, previously: before }),
+      });
     },
   };
 }
