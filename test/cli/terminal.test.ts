@@ -35,18 +35,22 @@ function terminal(home: string) {
   );
   tmux('set-option', '-t', 'cli', 'status', 'off');
   const screen = () => tmux('capture-pane', '-p', '-t', 'cli');
+  let runs = 0;
   return {
     screen,
     /** Types a command into a cleared screen and waits (up to 30 s) until its exit status is printed after it. */
     async run(args: string[]): Promise<{ screen: string; code: number }> {
       tmux('send-keys', '-t', 'cli', 'clear', 'Enter');
-      const command = `${process.execPath} ${BIN} ${args.map((a) => `'${a}'`).join(' ')}; echo "EXIT=$?"`;
+      // A marker of this run's own: the screen may still show the previous command's end until the shell clears it.
+      runs += 1;
+      const marker = `EXIT${runs}`;
+      const command = `${process.execPath} ${BIN} ${args.map((a) => `'${a}'`).join(' ')}; echo "${marker}=$?"`;
       tmux('send-keys', '-t', 'cli', '-l', command);
       tmux('send-keys', '-t', 'cli', 'Enter');
       const deadline = Date.now() + 30_000;
       for (;;) {
         const text = screen();
-        const exit = /^EXIT=(\d+)$/m.exec(text);
+        const exit = new RegExp(`^${marker}=(\\d+)$`, 'm').exec(text);
         if (exit) return { screen: text, code: Number(exit[1]) };
         if (Date.now() > deadline) throw new Error(`the command did not finish:\n${text}`);
         // Polling the screen for the command's end, not waiting for time to pass.
