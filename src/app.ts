@@ -65,6 +65,7 @@ import { registerAccountAppsPage } from './web/account-apps-page.ts';
 import { registerAssetRoutes } from './web/assets.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { pageRenderer, pageWriter, requestPageContext } from './web/page-context.ts';
+import { registerAdmin } from './web/pages/admin/register.ts';
 import { registerCertificatePages } from './web/pages/certificate-page.ts';
 import { registerCheckoutPages } from './web/pages/checkout-pages.ts';
 import { registerDashboardPage } from './web/pages/dashboard-page.ts';
@@ -359,14 +360,16 @@ export async function buildApp(deps: AppDeps) {
     });
     registerAreaRoutes(api, areas);
   });
-  // Every API operation is an MCP tool, derived from the routes registered just above.
+  // Every API operation is an MCP tool and an admin screen, derived from the routes registered just above.
+  const operations = operationTools(routes);
+  const callOperation = operationCaller({ app, internalCalls: internal });
   const mcp = mcpHandler({
     baseUrl: config.BASE_URL,
     version: APP_VERSION,
     areas,
-    operations: operationTools(routes),
+    operations,
     documents: agentDocuments({ config, db, school, documents }),
-    callOperation: operationCaller({ app, internalCalls: internal }),
+    callOperation,
     onError: (error) => app.log.error({ err: error }, 'MCP request failed'),
   });
   await registerMcpRoutes(app, { mcp, verify: verifyAccessToken, baseUrl: config.BASE_URL, responses });
@@ -396,6 +399,7 @@ export async function buildApp(deps: AppDeps) {
     registerLearnPages(pages, { areas, render });
     registerDashboardPage(pages, { analytics: areas.analytics, school: areas.school, write });
     registerCheckoutPages(pages, { areas, render, testPayments });
+    registerAdmin(pages, { operations, callOperation, write });
     registerCertificatePages(pages, {
       certificates: areas.certificates,
       school: () => school.get(db),

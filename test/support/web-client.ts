@@ -91,3 +91,48 @@ export async function signedInClient(base: string, person: { email: string; pass
   if (response.status !== 303) throw new Error(`sign-in refused (${response.status}): ${response.text.slice(0, 300)}`);
   return client;
 }
+
+const decode = (text: string) =>
+  text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] ?? '',
+  );
+
+/**
+ * What a browser would post for the form at `action` in a page, untouched: text boxes and hidden fields with their
+ * values, checked boxes, each select's chosen option and each textarea's text.
+ */
+export function formDefaults(page: string, action: string): Record<string, string> {
+  const start = page.indexOf(`action="${action}"`);
+  if (start < 0) throw new Error(`no form posting to ${action}`);
+  const form = page.slice(start, page.indexOf('</form>', start));
+  const values: Record<string, string> = {};
+  const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+  for (const [tag] of form.matchAll(/<input\b[^>]*>/g)) {
+    const name = attr(tag, 'name');
+    if (!name) continue;
+    if (/type="checkbox"/.test(tag)) {
+      if (/\schecked\b/.test(tag)) values[name] = 'on';
+    } else values[name] = decode(attr(tag, 'value') ?? '');
+  }
+  for (const [, tag, options] of form.matchAll(/<select\b([^>]*)>(.*?)<\/select>/gs)) {
+    const name = attr(tag ?? '', 'name');
+    if (!name) continue;
+    const chosen =
+      /<option([^>]*)\sselected[^>]*>(.*?)<\/option>/s.exec(options ?? '') ??
+      /<option([^>]*)>(.*?)<\/option>/s.exec(options ?? '');
+    values[name] = decode(attr(chosen?.[1] ?? '', 'value') ?? chosen?.[2] ?? '');
+  }
+  for (const [, tag, text] of form.matchAll(/<textarea\b([^>]*)>(.*?)<\/textarea>/gs)) {
+    const name = attr(tag ?? '', 'name');
+    if (name) values[name] = decode(text ?? '');
+  }
+  return values;
+}
+
+/** Fills in a page's form as a person would (everything else left as the page shows it) and posts it. */
+export async function fillIn(client: WebClient, pagePath: string, action: string, changes: Record<string, string>) {
+  const page = await client.get(pagePath);
+  if (page.status !== 200) throw new Error(`${pagePath} answered ${page.status}`);
+  return client.postForm(action, { ...formDefaults(page.text, action), ...changes });
+}

@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import { effectiveScopes, type Principal } from '../../http/principal.ts';
+import type { User } from '../../identity/schema.ts';
+import type { OperationAnswer, OperationCaller } from '../../mcp/operation-calls.ts';
+import { ALL_SCOPES } from '../../security/scopes.ts';
+import type { OperationIndex } from './catalog.ts';
+
+/**
+ * The signed-in person as the principal of the admin's calls: no app stands between them and the school, so they act
+ * with everything their role may grant — exactly what a token of theirs holding every scope could do, no more.
+ */
+export const sessionPrincipal = (viewer: User): Principal => ({
+  kind: 'user',
+  userId: viewer.id,
+  role: viewer.role,
+  clientId: '',
+  scopes: effectiveScopes(viewer.role, ALL_SCOPES),
+});
+
+/**
+ * Runs an API operation for the admin: the same route, validation, scope check and service as a REST, MCP or CLI
+ * call, so the admin can never do what the API would refuse and no rule is written twice.
+ */
+export function adminCalls(deps: { operations: OperationIndex; call: OperationCaller }) {
+  return async (request: FastifyRequest, name: string, args: Record<string, unknown>): Promise<OperationAnswer> => {
+    const tool = deps.operations.get(name);
+    if (!tool) throw new Error(`The admin asked for ${name}, which the API does not have`);
+    if (!request.viewer) throw new Error('The admin called an operation without a signed-in person');
+    return deps.call(tool, args, sessionPrincipal(request.viewer));
+  };
+}
+
+export type AdminCall = ReturnType<typeof adminCalls>;

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { OperationCaller } from '../../../mcp/operation-calls.ts';
+import type { OperationTool } from '../../../mcp/operation-tools.ts';
+import { adminCalls } from '../../admin/calls.ts';
+import { indexOperations } from '../../admin/catalog.ts';
+import type { PageWriter } from '../../page-context.ts';
+import { ownAsset, serveAssets } from '../own-assets.ts';
+import type { AdminDeps } from './admin-context.ts';
+import { registerOperationPages } from './operation-pages.ts';
+import { registerResourcePages } from './resource-pages.ts';
+
+/** The owner's admin at /admin: every screen calls the API's own operations as the signed-in staff member. */
+export function registerAdmin(
+  app: FastifyInstance,
+  deps: { operations: readonly OperationTool[]; callOperation: OperationCaller; write: PageWriter },
+): AdminDeps {
+  const operations = indexOperations(deps.operations);
+  const assets = {
+    style: ownAsset('admin.css', 'text/css; charset=utf-8'),
+    script: ownAsset('admin.js', 'text/javascript; charset=utf-8'),
+  };
+  serveAssets(app, [assets.style, assets.script]);
+  const admin: AdminDeps = {
+    operations,
+    call: adminCalls({ operations, call: deps.callOperation }),
+    write: deps.write,
+    assets,
+  };
+  registerOperationPages(app, admin);
+  registerResourcePages(app, admin);
+  return admin;
+}

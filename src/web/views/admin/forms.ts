@@ -1,0 +1,112 @@
+import { displayValue, majorUnits } from '../../admin/form-values.ts';
+import type { FormField } from '../../admin/schema-fields.ts';
+import { html, type SafeHtml } from '../../html.ts';
+import { csrfField, errorSummary, type FieldProblem } from '../../layout.ts';
+
+export type FormState = {
+  /** The values to show: what the object holds, or what was posted when the API refused it. */
+  values: Record<string, unknown>;
+  /** Posted text to show again as typed after a refusal (takes precedence over `values`). */
+  posted?: Record<string, string | string[] | undefined>;
+  problems: FieldProblem[];
+  message?: string;
+};
+
+const fieldId = (name: string) => `f-${name.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
+
+function input(field: FormField, state: FormState, describedBy: string, invalid: boolean): SafeHtml {
+  const id = fieldId(field.name);
+  const postedText = (name: string) => {
+    const value = state.posted?.[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const shown = state.posted ? (postedText(field.name) ?? '') : displayValue(field, state.values[field.name]);
+  const common = html`id="${id}" name="${field.name}"${describedBy ? html` aria-describedby="${describedBy}"` : ''}${
+    invalid ? html` aria-invalid="true"` : ''
+  }${field.required && field.kind !== 'boolean' ? html` required` : ''}`;
+  switch (field.kind) {
+    case 'textarea':
+    case 'json':
+    case 'lines':
+      return html`<textarea ${common} rows="${field.kind === 'textarea' ? 8 : 4}"${
+        field.kind === 'textarea' ? html` data-markdown-preview` : ''
+      }>${shown}</textarea>`;
+    case 'boolean': {
+      const checked = state.posted
+        ? postedText(field.name) !== undefined
+        : field.name in state.values
+          ? state.values[field.name] === true
+          : field.defaultValue === true;
+      return html`<input type="checkbox" ${common}${checked ? html` checked` : ''}>`;
+    }
+    case 'select':
+      return html`<select ${common}>${field.required ? '' : html`<option value="">—</option>`}${(
+        field.options ?? []
+      ).map((option) => html`<option${option === shown ? html` selected` : ''}>${option}</option>`)}</select>`;
+    case 'money': {
+      const money = state.values[field.name] as { amount?: number; currency?: string } | null | undefined;
+      const currency = state.posted ? postedText(`${field.name}.currency`) : (money?.currency ?? '');
+      const major = state.posted
+        ? postedText(`${field.name}.amount`)
+        : money && typeof money.amount === 'number'
+          ? majorUnits(money.amount, money.currency ?? 'EUR')
+          : '';
+      return html`<span class="money"><input id="${id}" name="${field.name}.amount" inputmode="decimal" value="${major}" aria-label="${field.label}: amount"${
+        describedBy ? html` aria-describedby="${describedBy}"` : ''
+      }${invalid ? html` aria-invalid="true"` : ''}> <input name="${field.name}.currency" value="${currency}" maxlength="3" size="4" aria-label="${field.label}: currency (EUR, USD …)" autocapitalize="characters"></span>`;
+    }
+    case 'datetime':
+      return html`<input type="datetime-local" ${common} value="${shown}">`;
+    case 'date':
+      return html`<input type="date" ${common} value="${shown}">`;
+    case 'number':
+      return html`<input type="number" step="any" ${common} value="${shown}">`;
+    default:
+      return html`<input type="${field.kind === 'email' ? 'email' : field.kind === 'url' ? 'url' : 'text'}" ${common} value="${shown}">`;
+  }
+}
+
+const kindHint: Partial<Record<FormField['kind'], string>> = {
+  lines: 'One per line.',
+  json: 'JSON.',
+  datetime: 'UTC.',
+  textarea: 'Markdown.',
+};
+
+/** One field with its label, hint and, after a refusal, its own error right under the label. */
+function fieldBlock(field: FormField, state: FormState): SafeHtml {
+  const id = fieldId(field.name);
+  const problem = state.problems.find((p) => p.field === field.name || p.field.startsWith(`${field.name}.`));
+  const hint = [field.hint, kindHint[field.kind]].filter(Boolean).join(' ');
+  const describedBy = [hint ? `${id}-hint` : '', problem ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const label = html`<label for="${id}">${field.label}${field.required ? html` <span aria-hidden="true">*</span>` : ''}</label>`;
+  const help = hint ? html`<small id="${id}-hint" class="hint">${hint}</small>` : '';
+  const error = problem ? html`<span id="${id}-error" class="field-error">${problem.message}</span>` : '';
+  return field.kind === 'boolean'
+    ? html`<div class="field field-check">${input(field, state, describedBy, !!problem)} ${label} ${help} ${error}</div>`
+    : html`<div class="field">${label} ${help} ${error} ${input(field, state, describedBy, !!problem)}</div>`;
+}
+
+/** A form of an operation's fields; refused input comes back with the API's messages next to their fields. */
+export function schemaForm(opts: {
+  action: string;
+  fields: FormField[];
+  state: FormState;
+  csrf: string;
+  submit: string;
+  hidden?: Record<string, string>;
+  danger?: boolean;
+}): SafeHtml {
+  const labels = new Map(opts.fields.map((f) => [f.name, f.label]));
+  const known = (field: string) => labels.has(field.split('.')[0] ?? field);
+  const summary = errorSummary(opts.state.message, opts.state.problems, {
+    href: (field) => (known(field) ? `#${fieldId(field.split('.')[0] ?? field)}` : '#'),
+    label: (field) => labels.get(field.split('.')[0] ?? field) ?? field,
+  });
+  return html`${summary}<form method="post" action="${opts.action}" class="admin-form" novalidate>${csrfField(opts.csrf)}${Object.entries(
+    opts.hidden ?? {},
+  ).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+${opts.fields.map((field) => fieldBlock(field, opts.state))}
+<p><button type="submit"${opts.danger ? html` class="danger"` : ''}>${opts.submit}</button></p>
+</form>`;
+}
