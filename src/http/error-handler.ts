@@ -6,8 +6,30 @@ import { ApiError, type FieldError } from './errors.ts';
 
 type ValidationItem = { instancePath?: string; message?: string; keyword?: string; params?: Record<string, unknown> };
 
+/**
+ * A field that takes one of a few words fails once per word (a `const` each) and once more for the union (`anyOf`);
+ * the caller gets one sentence naming the words instead.
+ */
+function oneOfWords(items: ValidationItem[]): ValidationItem[] {
+  const words = new Map<string, string[]>();
+  for (const item of items)
+    if (item.keyword === 'const') {
+      const path = item.instancePath ?? '';
+      words.set(path, [...(words.get(path) ?? []), String(item.params?.allowedValue)]);
+    }
+  if (words.size === 0) return items;
+  const out: ValidationItem[] = [];
+  for (const item of items) {
+    const allowed = words.get(item.instancePath ?? '');
+    if (!allowed || (item.keyword !== 'const' && item.keyword !== 'anyOf' && item.keyword !== 'type')) out.push(item);
+    else if (item.keyword === 'anyOf')
+      out.push({ ...item, keyword: 'enum', message: `must be one of: ${allowed.join(', ')}` });
+  }
+  return out;
+}
+
 function fieldErrors(items: ValidationItem[], context: string | undefined): FieldError[] {
-  return items.map((item) => {
+  return oneOfWords(items).map((item) => {
     const base = (item.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
     if (item.keyword === 'additionalProperties') {
       const extra = String(item.params?.additionalProperty ?? '');

@@ -46,6 +46,23 @@ describe('error table', () => {
     );
   });
 
+  test('a field that takes one of a few words fails with one sentence naming them', () => {
+    const error = Object.assign(new Error('x'), {
+      validation: [
+        { instancePath: '/visibility', keyword: 'const', params: { allowedValue: 'public' }, message: 'm' },
+        { instancePath: '/visibility', keyword: 'const', params: { allowedValue: 'unlisted' }, message: 'm' },
+        { instancePath: '/visibility', keyword: 'type', params: { type: 'null' }, message: 'must be null' },
+        { instancePath: '/visibility', keyword: 'anyOf', params: {}, message: 'must match a schema in anyOf' },
+        { instancePath: '/title', keyword: 'maxLength', params: { limit: 5 }, message: 'too long' },
+      ],
+      validationContext: 'body',
+    });
+    assert.deepEqual(toApiError(error).toBody().errors, [
+      { field: 'visibility', code: 'enum', message: 'must be one of: public, unlisted' },
+      { field: 'title', code: 'maxLength', message: 'too long' },
+    ]);
+  });
+
   test('ApiError carries its status and headers', () => {
     const error = new ApiError('rate_limited', 'slow down', { headers: { 'retry-after': '7' } });
     assert.equal(error.status, 429);
