@@ -31,7 +31,7 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml, options:
   const look = ctx.look;
   const back = options.path && options.path !== '/' ? `?return_to=${encodeURIComponent(options.path)}` : '';
   const account = ctx.viewer
-    ? html`${ctx.viewer.role === 'student' ? '' : html`<a href="/dashboard">Dashboard</a> `}<a href="/learn">My courses</a> <a href="/orders">My orders</a> <span>Signed in as ${ctx.viewer.name}</span> <a href="/signout">Sign out</a>`
+    ? html`${ctx.viewer.role === 'student' ? '' : html`<a href="/admin">Admin</a> <a href="/dashboard">Dashboard</a> `}<a href="/learn">My courses</a> <a href="/orders">My orders</a> <span>Signed in as ${ctx.viewer.name}</span> <a href="/signout">Sign out</a>`
     : html`<a href="/signin${back}">Sign in</a> <a href="/signup${back}">Create account</a>`;
   const menu = look ? (look.navigation.length ? look.navigation : DEFAULT_NAVIGATION) : [];
   const brand = look?.logoUrl ? html`<img src="${look.logoUrl}" alt="${school}" class="logo">` : school;
