@@ -35,6 +35,7 @@ export type FormField = {
 const LONG_TEXT = /^(body|description|bio|excerpt|custom_css|note|benefits|message|content|text|answer|summary)$/;
 
 export const labelOf = (name: string) => {
+  if (name === 'q') return 'Search';
   const words = name.replace(/_id$/, '').replace(/_ids$/, 's').replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 };

@@ -62,7 +62,11 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
     const list = op(resource.list);
     if (!list) return reply.callNotFound();
     const query = request.query as Row;
-    const filters = formFields(list.inputSchema, list.route.args.query).filter((f) => !PAGING.has(f.name));
+    // The search box first, then choices, then the rest (dates, ids).
+    const rank = (f: FormField) => (f.name === 'q' ? 0 : f.options ? 1 : 2);
+    const filters = formFields(list.inputSchema, list.route.args.query)
+      .filter((f) => !PAGING.has(f.name))
+      .sort((a, b) => rank(a) - rank(b));
     const args: Row = {};
     for (const name of list.route.args.query) {
       const value = one(query[name]);
