@@ -399,7 +399,7 @@ export async function buildApp(deps: AppDeps) {
     registerLearnPages(pages, { areas, render });
     registerDashboardPage(pages, { analytics: areas.analytics, school: areas.school, write });
     registerCheckoutPages(pages, { areas, render, testPayments });
-    registerAdmin(pages, { operations, callOperation, write });
+    registerAdmin(pages, { operations, callOperation, write, app, internalCalls: internal });
     registerCertificatePages(pages, {
       certificates: areas.certificates,
       school: () => school.get(db),

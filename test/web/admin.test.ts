@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createUser } from '../support/api.ts';
+import { apiClient, createUser, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { completeSetup, csrfOf, fillIn, signedInClient, WebClient } from '../support/web-client.ts';
+import { completeSetup, csrfOf, fillIn, OWNER, signedInClient, WebClient } from '../support/web-client.ts';
 
 for (const engine of engines) {
   describe(`the admin (${engine})`, () => {
     let server: TestServer;
     let owner: WebClient;
+    let skew = 0;
     before(async () => {
-      server = await startTestServer(engine);
+      server = await startTestServer(engine, {}, { clock: { now: () => new Date(Date.now() + skew) } });
       owner = await completeSetup(server.url, server.setupUrl ?? '');
     });
     after(() => server.close());
@@ -53,6 +54,69 @@ for (const engine of engines) {
       });
       assert.equal(edit.status, 303, /role="alert">(.*?)<\/div>/s.exec(edit.text)?.[1]);
       assert.match((await owner.get(path)).text, /Pottery for beginners/);
+    });
+
+    test("staff tick an event's attendance; the API records it", async () => {
+      const student = await createUser(server, 'student', 'Ann Attendee');
+      const staff = apiClient(
+        server.url,
+        await tokenFor(server, OWNER, 'events:read events:write'),
+      );
+      const startsAt = new Date(Date.now() + 3_600_000);
+      const event = await staff.post<{ id: string }>('/api/v1/events', {
+        title: 'Open studio',
+        starts_at: startsAt.toISOString(),
+        ends_at: new Date(startsAt.getTime() + 3_600_000).toISOString(),
+        timezone: 'Europe/Berlin',
+        address: 'Main hall',
+      });
+      assert.equal(event.status, 201, JSON.stringify(event.body));
+      const registered = await staff.post<{ id: string }>(`/api/v1/events/${event.body.id}/registrations`, {
+        user_id: student.id,
+      });
+      assert.equal(registered.status, 201, JSON.stringify(registered.body));
+      const screen = `/admin/events/${event.body.id}/attendance`;
+      assert.match((await owner.get(`/admin/events/${event.body.id}`)).text, new RegExp(`href="${screen}"`));
+      const early = await fillIn(owner, screen, screen, { attended: registered.body.id });
+      assert.equal(early.status, 409, 'before the start the API refuses, and the admin says so');
+      assert.match(early.text, /role="alert"/);
+      skew = 2 * 3_600_000 - 60_000;
+      const saved = await fillIn(owner, screen, screen, { attended: registered.body.id });
+      assert.equal(saved.status, 303, saved.text.slice(0, 300));
+      skew = 0;
+      const rows = await staff.get<{ data: { attended: boolean | null }[] }>(
+        `/api/v1/events/${event.body.id}/registrations`,
+      );
+      assert.deepEqual(
+        rows.body.data.map((r) => r.attended),
+        [true],
+      );
+    });
+
+    test("a form's submissions download as the API's CSV", async () => {
+      const staff = apiClient(
+        server.url,
+        await tokenFor(server, OWNER, 'pages:write forms:read'),
+      );
+      const pageMade = await staff.post<{ id: string }>('/api/v1/pages', {
+        title: 'Contact',
+        draft_body: 'Write to us.',
+      });
+      const form = await staff.post<{ id: string }>('/api/v1/forms', {
+        title: 'Ask',
+        page_id: pageMade.body.id,
+        fields: [{ name: 'message', label: 'Message', type: 'long_text', required: true }],
+      });
+      assert.equal(form.status, 201, JSON.stringify(form.body));
+      const csv = await owner.get(`/admin/forms/${form.body.id}/submissions.csv`);
+      assert.equal(csv.status, 200);
+      assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
+      assert.match(csv.text, /^Submission,Submitted at,Message/);
+      const student = await createUser(server, 'student', 'Nosy Student');
+      assert.equal(
+        (await (await signedInClient(server.url, student)).get(`/admin/forms/${form.body.id}/submissions.csv`)).status,
+        404,
+      );
     });
 
     test('every write operation of the API has an admin screen', async () => {

@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { INTERNAL_CALL_HEADER, type InternalCalls } from '../../http/internal-calls.ts';
 import { effectiveScopes, type Principal } from '../../http/principal.ts';
 import type { User } from '../../identity/schema.ts';
 import type { OperationAnswer, OperationCaller } from '../../mcp/operation-calls.ts';
@@ -31,3 +32,34 @@ export function adminCalls(deps: { operations: OperationIndex; call: OperationCa
 }
 
 export type AdminCall = ReturnType<typeof adminCalls>;
+
+/**
+ * Calls an API route that is not JSON in or out (a CSV export, an upload's bytes) in-process as the signed-in staff
+ * member, with the same one-time ticket the JSON operations use: the route checks its scope and rules as ever.
+ */
+export function adminRouteCalls(deps: { app: FastifyInstance; internalCalls: InternalCalls }) {
+  return async (
+    request: FastifyRequest,
+    call: {
+      method: 'GET' | 'PUT' | 'POST';
+      url: string;
+      payload?: Buffer | NodeJS.ReadableStream;
+      headers?: Record<string, string>;
+    },
+  ) => {
+    if (!request.viewer) throw new Error('The admin called a route without a signed-in person');
+    const ticket = deps.internalCalls.issue(sessionPrincipal(request.viewer));
+    try {
+      return await deps.app.inject({
+        method: call.method,
+        url: call.url,
+        headers: { ...call.headers, [INTERNAL_CALL_HEADER]: ticket },
+        ...(call.payload ? { payload: call.payload } : {}),
+      });
+    } finally {
+      deps.internalCalls.drop(ticket);
+    }
+  };
+}
+
+export type AdminRouteCall = ReturnType<typeof adminRouteCalls>;

@@ -25,6 +25,8 @@ export type AdminResource = {
   prefix?: string;
   /** Reached from another resource (a course's sections), not from the menu. */
   hidden?: boolean;
+  /** Dedicated screens of one object, under its address (`/admin/<key>/<id>/<path>`), linked from its page. */
+  screens?: readonly { path: string; label: string }[];
 };
 
 const r = (resource: AdminResource) => resource;
@@ -225,6 +227,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     title: ['title'],
     columns: ['status', 'starts_at', 'capacity'],
     prefix: 'evt',
+    screens: [{ path: 'attendance', label: 'Attendance' }],
   }),
   r({
     key: 'forms',
@@ -238,6 +241,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     title: ['title', 'name'],
     columns: ['status', 'page_id'],
     prefix: 'frm',
+    screens: [{ path: 'submissions.csv', label: 'Download the submissions (CSV)' }],
   }),
   r({
     key: 'school',

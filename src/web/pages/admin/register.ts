@@ -1,18 +1,27 @@
 import type { FastifyInstance } from 'fastify';
+import type { InternalCalls } from '../../../http/internal-calls.ts';
 import type { OperationCaller } from '../../../mcp/operation-calls.ts';
 import type { OperationTool } from '../../../mcp/operation-tools.ts';
-import { adminCalls } from '../../admin/calls.ts';
+import { adminCalls, adminRouteCalls } from '../../admin/calls.ts';
 import { indexOperations } from '../../admin/catalog.ts';
 import type { PageWriter } from '../../page-context.ts';
 import { ownAsset, serveAssets } from '../own-assets.ts';
 import type { AdminDeps } from './admin-context.ts';
+import { registerEventAttendance } from './event-attendance.ts';
+import { registerFormExport } from './form-export.ts';
 import { registerOperationPages } from './operation-pages.ts';
 import { registerResourcePages } from './resource-pages.ts';
 
 /** The owner's admin at /admin: every screen calls the API's own operations as the signed-in staff member. */
 export function registerAdmin(
   app: FastifyInstance,
-  deps: { operations: readonly OperationTool[]; callOperation: OperationCaller; write: PageWriter },
+  deps: {
+    operations: readonly OperationTool[];
+    callOperation: OperationCaller;
+    write: PageWriter;
+    app: FastifyInstance;
+    internalCalls: InternalCalls;
+  },
 ): AdminDeps {
   const operations = indexOperations(deps.operations);
   const assets = {
@@ -26,6 +35,8 @@ export function registerAdmin(
     write: deps.write,
     assets,
   };
+  registerEventAttendance(app, admin);
+  registerFormExport(app, { route: adminRouteCalls({ app: deps.app, internalCalls: deps.internalCalls }) });
   registerOperationPages(app, admin);
   registerResourcePages(app, admin);
   return admin;

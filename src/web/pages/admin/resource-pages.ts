@@ -297,7 +297,11 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
           })}</section>`,
         );
       }
-      const edit = op(resource.update) ? html`<p><a class="button" href="${here}/edit">Edit</a></p>` : '';
+      const edit = html`<ul class="actions">${op(resource.update) ? html`<li><a class="button" href="${here}/edit">Edit</a></li>` : ''}${(
+        resource.screens ?? []
+      ).map(
+        (screen) => html`<li><a class="button secondary" href="${here}/${screen.path}">${screen.label}</a></li>`,
+      )}</ul>`;
       const body = html`${edit}${actionBar(
         buttons.map((b) => (b.direct ? { ...b, href: `${b.href}?${new URLSearchParams({ id })}` } : b)),
         reply.generateCsrf(),
