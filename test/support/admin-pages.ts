@@ -22,7 +22,8 @@ export async function adminScreens(client: WebClient): Promise<string[]> {
     for (const href of [...object.text.matchAll(/href="(\/admin\/[^"]+)"/g)].map((m) =>
       (m[1] as string).replace(/&amp;/g, '&'),
     ))
-      if (href.startsWith(`${first}/`) || href.startsWith('/admin/operations/')) screens.add(href);
+      if ((href.startsWith(`${first}/`) && !/\.csv$/.test(href)) || href.startsWith('/admin/operations/'))
+        screens.add(href);
   }
   return [...screens];
 }

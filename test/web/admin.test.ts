@@ -58,10 +58,7 @@ for (const engine of engines) {
 
     test("staff tick an event's attendance; the API records it", async () => {
       const student = await createUser(server, 'student', 'Ann Attendee');
-      const staff = apiClient(
-        server.url,
-        await tokenFor(server, OWNER, 'events:read events:write'),
-      );
+      const staff = apiClient(server.url, await tokenFor(server, OWNER, 'events:read events:write'));
       const startsAt = new Date(Date.now() + 3_600_000);
       const event = await staff.post<{ id: string }>('/api/v1/events', {
         title: 'Open studio',
@@ -94,10 +91,7 @@ for (const engine of engines) {
     });
 
     test("a form's submissions download as the API's CSV", async () => {
-      const staff = apiClient(
-        server.url,
-        await tokenFor(server, OWNER, 'pages:write forms:read'),
-      );
+      const staff = apiClient(server.url, await tokenFor(server, OWNER, 'pages:write forms:read'));
       const pageMade = await staff.post<{ id: string }>('/api/v1/pages', {
         title: 'Contact',
         draft_body: 'Write to us.',

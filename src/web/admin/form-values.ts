@@ -34,6 +34,7 @@ export function displayValue(field: FormField, value: unknown): string {
     case 'datetime':
       return toDatetimeLocal(value);
     case 'lines':
+    case 'refs':
       return Array.isArray(value) ? value.join('\n') : String(value);
     case 'json':
       return JSON.stringify(value, null, 2);
@@ -63,13 +64,15 @@ function parseField(field: FormField, form: PostedForm): Parsed {
         ? { value: `${raw.length === 16 ? `${raw}:00` : raw}.000Z`, given: true }
         : { problem: 'Enter a date and time.' };
     case 'lines':
-      return {
-        value: raw
-          .split(/\r?\n/)
-          .map((line) => line.trim())
-          .filter(Boolean),
-        given: raw !== '',
-      };
+    case 'refs': {
+      // One per line in a text box, or one per ticked box of a list of choices.
+      const items = [form[field.name] ?? []]
+        .flat()
+        .flatMap((v) => v.split(/\r?\n/))
+        .map((line) => line.trim())
+        .filter(Boolean);
+      return { value: items, given: items.length > 0 };
+    }
     case 'json':
       if (raw === '') return empty;
       try {

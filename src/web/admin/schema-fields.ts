@@ -16,6 +16,8 @@ export type FieldKind =
   | 'date'
   | 'lines'
   | 'money'
+  | 'ref'
+  | 'refs'
   | 'json';
 
 export type FormField = {
@@ -29,7 +31,13 @@ export type FormField = {
   hint?: string;
   /** The schema's default, which an untouched create form leaves to the API. */
   defaultValue?: unknown;
+  /** For ids of other objects (`ref`, `refs`): their prefix (`lec` for lecturer ids), to offer them by name. */
+  prefix?: string;
 };
+
+/** The prefix of an id schema (`^lec_[0-9a-z]{26}$`), if it is one. */
+const idPrefix = (schema: JsonSchema) =>
+  typeof schema.pattern === 'string' ? /^\^([a-z]+)_\[0-9a-z\]\{26\}\$$/.exec(schema.pattern)?.[1] : undefined;
 
 /** Fields whose text is long by nature, whatever their schema's limit. */
 const LONG_TEXT = /^(body|description|bio|excerpt|custom_css|note|benefits|message|content|text|answer|summary)$/;
@@ -50,7 +58,7 @@ const isMoney = (s: JsonSchema) => {
 };
 
 /** The kind of one field of a schema, unwrapping "X or null" and unions of string literals. */
-function kindOf(name: string, schema: JsonSchema): Pick<FormField, 'kind' | 'nullable' | 'options'> {
+function kindOf(name: string, schema: JsonSchema): Pick<FormField, 'kind' | 'nullable' | 'options' | 'prefix'> {
   const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (alternatives) {
     const rest = alternatives.filter((s) => !isNull(s));
@@ -63,6 +71,8 @@ function kindOf(name: string, schema: JsonSchema): Pick<FormField, 'kind' | 'nul
   if (Array.isArray(schema.enum)) return { kind: 'select', nullable: false, options: schema.enum.map(String) };
   switch (schema.type) {
     case 'string': {
+      const prefix = idPrefix(schema);
+      if (prefix) return { kind: 'ref', nullable: false, prefix };
       const format = schema.format;
       if (format === 'date-time') return { kind: 'datetime', nullable: false };
       if (format === 'date') return { kind: 'date', nullable: false };
@@ -78,6 +88,8 @@ function kindOf(name: string, schema: JsonSchema): Pick<FormField, 'kind' | 'nul
       return { kind: 'boolean', nullable: false };
     case 'array': {
       const items = (schema.items ?? {}) as JsonSchema;
+      const prefix = idPrefix(items);
+      if (prefix) return { kind: 'refs', nullable: false, prefix };
       const itemKind = kindOf(name, items).kind;
       return { kind: itemKind === 'text' || itemKind === 'select' ? 'lines' : 'json', nullable: false };
     }

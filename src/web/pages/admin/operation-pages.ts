@@ -17,6 +17,7 @@ import {
   one,
   refusal,
 } from './admin-context.ts';
+import { choicesFor } from './choices.ts';
 import { bodyFields } from './resource-pages.ts';
 
 type Refused = { posted: PostedForm; message: string | undefined; problems: FieldProblem[]; status: number };
@@ -38,7 +39,7 @@ export function registerOperationPages(app: FastifyInstance, deps: AdminDeps) {
     return tool && tool.route.method !== 'GET' ? tool : undefined;
   };
 
-  function screen(
+  async function screen(
     request: FastifyRequest,
     reply: FastifyReply,
     tool: OperationTool,
@@ -64,7 +65,13 @@ export function registerOperationPages(app: FastifyInstance, deps: AdminDeps) {
     }${schemaForm({
       action: `/admin/operations/${tool.name}`,
       fields,
-      state: { values: {}, posted: refused?.posted, problems: refused?.problems ?? [], message: refused?.message },
+      state: {
+        values: {},
+        posted: refused?.posted,
+        problems: refused?.problems ?? [],
+        message: refused?.message,
+        choices: await choicesFor(deps, request, fields),
+      },
       csrf: reply.generateCsrf(),
       submit: danger ? `Yes, ${tool.title.toLowerCase()}` : tool.title,
       hidden: { ...fixed, return_to: returnTo, ...(danger ? { confirm: 'yes' } : {}) },

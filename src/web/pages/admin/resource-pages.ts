@@ -22,6 +22,7 @@ import {
   one,
   refusal,
 } from './admin-context.ts';
+import { choicesFor } from './choices.ts';
 
 type Params = { key: string; id: string };
 type Row = Record<string, unknown>;
@@ -118,10 +119,17 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
   ) {
     const create = op(resource.create);
     if (!create) return reply.callNotFound();
+    const fields = bodyFields(create);
     const form = schemaForm({
       action: `/admin/${resource.key}/new`,
-      fields: bodyFields(create),
-      state: { values: {}, posted: refused?.posted, problems: refused?.problems ?? [], message: refused?.message },
+      fields,
+      state: {
+        values: {},
+        posted: refused?.posted,
+        problems: refused?.problems ?? [],
+        message: refused?.message,
+        choices: await choicesFor(deps, request, fields),
+      },
       csrf: reply.generateCsrf(),
       submit: `Create ${resource.singular}`,
     });

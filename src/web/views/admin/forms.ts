@@ -10,7 +10,11 @@ export type FormState = {
   posted?: Record<string, string | string[] | undefined>;
   problems: FieldProblem[];
   message?: string;
+  /** Objects an id field may name, by id prefix, when there are few enough to list. */
+  choices?: ReadonlyMap<string, readonly Choice[]>;
 };
+
+export type Choice = { id: string; label: string };
 
 const fieldId = (name: string) => `f-${name.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
 
@@ -24,10 +28,16 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
   const common = html`id="${id}" name="${field.name}"${describedBy ? html` aria-describedby="${describedBy}"` : ''}${
     invalid ? html` aria-invalid="true"` : ''
   }${field.required && field.kind !== 'boolean' ? html` required` : ''}`;
+  const choices = field.prefix ? state.choices?.get(field.prefix) : undefined;
+  if (field.kind === 'ref' && choices)
+    return html`<select ${common}><option value="">—</option>${choices.map(
+      (c) => html`<option value="${c.id}"${c.id === shown ? html` selected` : ''}>${c.label}</option>`,
+    )}</select>`;
   switch (field.kind) {
     case 'textarea':
     case 'json':
     case 'lines':
+    case 'refs':
       return html`<textarea ${common} rows="${field.kind === 'textarea' ? 8 : 4}"${
         field.kind === 'textarea' ? html` data-markdown-preview` : ''
       }>${shown}</textarea>`;
@@ -68,14 +78,45 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
 
 const kindHint: Partial<Record<FormField['kind'], string>> = {
   lines: 'One per line.',
+  refs: 'One id per line.',
   json: 'JSON.',
   datetime: 'UTC.',
   textarea: 'Markdown.',
 };
 
+/** Ids of other objects as a list of ticked names (the choices are few enough to list). */
+function choiceGroup(
+  field: FormField,
+  state: FormState,
+  choices: readonly Choice[],
+  error: SafeHtml | string,
+): SafeHtml {
+  const posted = state.posted ? [state.posted[field.name] ?? []].flat() : undefined;
+  const current = posted ?? (Array.isArray(state.values[field.name]) ? (state.values[field.name] as string[]) : []);
+  const id = fieldId(field.name);
+  return html`<fieldset class="field choices"${error ? html` aria-describedby="${id}-error"` : ''}><legend>${field.label}</legend> ${error}${
+    choices.length === 0 ? html`<p class="meta">None to choose from yet.</p>` : ''
+  }${choices.map(
+    (c, i) =>
+      html`<div class="field-check"><input type="checkbox" id="${id}-${i}" name="${field.name}" value="${c.id}"${
+        current.includes(c.id) ? html` checked` : ''
+      }> <label for="${id}-${i}">${c.label}</label></div>`,
+  )}</fieldset>`;
+}
+
 /** One field with its label, hint and, after a refusal, its own error right under the label. */
 function fieldBlock(field: FormField, state: FormState): SafeHtml {
   const id = fieldId(field.name);
+  const choices = field.kind === 'refs' && field.prefix ? state.choices?.get(field.prefix) : undefined;
+  if (choices) {
+    const problem = state.problems.find((p) => p.field === field.name || p.field.startsWith(`${field.name}.`));
+    return choiceGroup(
+      field,
+      state,
+      choices,
+      problem ? html`<span id="${id}-error" class="field-error">${problem.message}</span>` : '',
+    );
+  }
   const problem = state.problems.find((p) => p.field === field.name || p.field.startsWith(`${field.name}.`));
   const hint = [field.hint, kindHint[field.kind]].filter(Boolean).join(' ');
   const describedBy = [hint ? `${id}-hint` : '', problem ? `${id}-error` : ''].filter(Boolean).join(' ');

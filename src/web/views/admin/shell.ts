@@ -17,10 +17,10 @@ export function adminShell(nav: AdminNav, body: SafeHtml, notice?: string): Safe
       : '';
   });
   return html`<div class="admin">
-<nav aria-label="Admin" class="admin-nav"><ul>
+<nav aria-label="Admin" class="admin-nav" id="admin-menu"><ul>
 <li><a href="/admin"${nav.current === undefined ? html` aria-current="page"` : ''}>Overview</a></li>
 ${groups}
 </ul></nav>
-<div class="admin-main">${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}${body}</div>
+<div class="admin-main"><p class="menu-link"><a href="#admin-menu">Admin menu</a></p>${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}${body}</div>
 </div>`;
 }
