@@ -50,7 +50,14 @@ const Writable = Type.Partial(
   }),
 );
 
-export const CourseCreate = Type.Object({ ...Writable.properties, title: Title }, { additionalProperties: false });
+export const CourseCreate = Type.Object(
+  {
+    ...Writable.properties,
+    title: Title,
+    enrollment_open: Type.Optional(Type.Boolean({ default: true, description: 'Open for enrollment unless false' })),
+  },
+  { additionalProperties: false },
+);
 export type CourseCreate = Static<typeof CourseCreate>;
 
 export const CourseUpdate = Type.Object(Writable.properties, { additionalProperties: false, minProperties: 1 });

@@ -102,8 +102,7 @@ const blank = (v: unknown) => v === undefined || v === null || v === '' || (Arra
 const same = (a: unknown, b: unknown) => (blank(a) && blank(b)) || JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * The JSON an operation receives from a posted form. A create sends what was filled in (and booleans that differ from
- * the schema's default); an update (`current` given) sends only what differs from the object as it was, so a PATCH
+ * The JSON an operation receives from a posted form. A create sends what was filled in and every tick box; an update (`current` given) sends only what differs from the object as it was, so a PATCH
  * never overwrites a field nobody touched. Problems are only the ones the browser form could not express (a number
  * box with letters); every rule of the data itself is the API's to judge.
  */
@@ -126,8 +125,9 @@ export function bodyFromForm(
       body[field.name] = parsed.value ?? (field.nullable ? null : field.kind === 'lines' ? [] : '');
       continue;
     }
+    // A box is sent as it is shown, ticked or not: what the person saw is what the API gets.
     if (field.kind === 'boolean') {
-      if (!same(parsed.value, field.defaultValue ?? false)) body[field.name] = parsed.value;
+      body[field.name] = parsed.value;
       continue;
     }
     if (parsed.given && parsed.value !== undefined) body[field.name] = parsed.value;
