@@ -113,6 +113,15 @@ for (const engine of engines) {
       );
     });
 
+    test('the appearance form shows colours as colour boxes and saves only what changed; the theme follows', async () => {
+      const form = await owner.get('/admin/appearance');
+      assert.match(form.text, /<input type="color" id="f-colors-primary" name="colors.primary"/);
+      const saved = await fillIn(owner, '/admin/appearance', '/admin/appearance/edit', { 'colors.primary': '#aa3300' });
+      assert.equal(saved.status, 303, /role="alert">(.*?)<\/div>/s.exec(saved.text)?.[1]);
+      const theme = await fetch(`${server.url}/assets/theme.css`);
+      assert.match(await theme.text(), /--primary: #aa3300/i);
+    });
+
     test('every write operation of the API has an admin screen', async () => {
       const writes = server.routes.filter(
         (r) => r.url.startsWith('/api/v1') && !['GET', 'HEAD'].includes(r.method) && r.config.binary !== true,

@@ -30,6 +30,7 @@ export const toDatetimeLocal = (iso: unknown) => (typeof iso === 'string' && iso
 /** What a field's box shows for a value the API gave. */
 export function displayValue(field: FormField, value: unknown): string {
   if (value === null || value === undefined) return '';
+  if (field.kind === 'color') return typeof value === 'string' ? value.toLowerCase() : '';
   switch (field.kind) {
     case 'datetime':
       return toDatetimeLocal(value);
@@ -48,6 +49,16 @@ export function displayValue(field: FormField, value: unknown): string {
 type Parsed = { value: unknown; given: boolean } | { problem: string };
 
 function parseField(field: FormField, form: PostedForm): Parsed {
+  if (field.kind === 'group') {
+    const object: Record<string, unknown> = {};
+    for (const sub of field.fields ?? []) {
+      const parsed = parseField(sub, form);
+      if ('problem' in parsed) return { problem: `${sub.label}: ${parsed.problem}` };
+      if (parsed.given && parsed.value !== undefined && parsed.value !== null)
+        object[sub.name.slice(field.name.length + 1)] = parsed.value;
+    }
+    return Object.keys(object).length ? { value: object, given: true } : { value: undefined, given: false };
+  }
   const raw = text(form, field.name).trim();
   const empty = { value: field.nullable ? null : undefined, given: field.nullable };
   switch (field.kind) {

@@ -18,6 +18,8 @@ export type FieldKind =
   | 'money'
   | 'ref'
   | 'refs'
+  | 'color'
+  | 'group'
   | 'json';
 
 export type FormField = {
@@ -33,6 +35,10 @@ export type FormField = {
   defaultValue?: unknown;
   /** For ids of other objects (`ref`, `refs`): their prefix (`lec` for lecturer ids), to offer them by name. */
   prefix?: string;
+  /** A long text written in Markdown (offered a preview). */
+  markdown?: boolean;
+  /** The fields of a small object (`group`): named `<name>.<field>` in the form. */
+  fields?: FormField[];
 };
 
 /** The prefix of an id schema (`^lec_[0-9a-z]{26}$`), if it is one. */
@@ -40,7 +46,22 @@ const idPrefix = (schema: JsonSchema) =>
   typeof schema.pattern === 'string' ? /^\^([a-z]+)_\[0-9a-z\]\{26\}\$$/.exec(schema.pattern)?.[1] : undefined;
 
 /** Fields whose text is long by nature, whatever their schema's limit. */
-const LONG_TEXT = /^(body|description|bio|excerpt|custom_css|note|benefits|message|content|text|answer|summary)$/;
+const LONG_TEXT =
+  /^(body|draft_body|description|bio|excerpt|custom_css|note|benefits|message|content|text|answer|summary)$/;
+/** Long texts the site shows as Markdown. */
+const MARKDOWN = /^(body|draft_body|description|bio|excerpt)$/;
+const COLOR = '^#[0-9A-Fa-f]{6}$';
+
+/** An object of a few plain fields (colours, fonts) is shown as those fields, not as JSON. */
+const isSmallObject = (s: JsonSchema) => {
+  const props = Object.values((s.properties ?? {}) as Record<string, JsonSchema>);
+  return (
+    s.type === 'object' &&
+    props.length > 0 &&
+    props.length <= 8 &&
+    props.every((p) => ['string', 'integer', 'number', 'boolean'].includes(String(p.type)) && !p.anyOf)
+  );
+};
 
 export const labelOf = (name: string) => {
   if (name === 'q') return 'Search';
@@ -58,7 +79,10 @@ const isMoney = (s: JsonSchema) => {
 };
 
 /** The kind of one field of a schema, unwrapping "X or null" and unions of string literals. */
-function kindOf(name: string, schema: JsonSchema): Pick<FormField, 'kind' | 'nullable' | 'options' | 'prefix'> {
+function kindOf(
+  name: string,
+  schema: JsonSchema,
+): Pick<FormField, 'kind' | 'nullable' | 'options' | 'prefix' | 'markdown' | 'fields'> {
   const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (alternatives) {
     const rest = alternatives.filter((s) => !isNull(s));
@@ -73,13 +97,16 @@ function kindOf(name: string, schema: JsonSchema): Pick<FormField, 'kind' | 'nul
     case 'string': {
       const prefix = idPrefix(schema);
       if (prefix) return { kind: 'ref', nullable: false, prefix };
+      if (schema.pattern === COLOR) return { kind: 'color', nullable: false };
       const format = schema.format;
       if (format === 'date-time') return { kind: 'datetime', nullable: false };
       if (format === 'date') return { kind: 'date', nullable: false };
       if (format === 'email') return { kind: 'email', nullable: false };
       if (format === 'uri') return { kind: 'url', nullable: false };
       const long = LONG_TEXT.test(name) || (typeof schema.maxLength === 'number' && schema.maxLength > 500);
-      return { kind: long ? 'textarea' : 'text', nullable: false };
+      return long
+        ? { kind: 'textarea', nullable: false, ...(MARKDOWN.test(name) ? { markdown: true } : {}) }
+        : { kind: 'text', nullable: false };
     }
     case 'integer':
     case 'number':
@@ -94,7 +121,14 @@ function kindOf(name: string, schema: JsonSchema): Pick<FormField, 'kind' | 'nul
       return { kind: itemKind === 'text' || itemKind === 'select' ? 'lines' : 'json', nullable: false };
     }
     case 'object':
-      return { kind: isMoney(schema) ? 'money' : 'json', nullable: false };
+      if (isMoney(schema)) return { kind: 'money', nullable: false };
+      if (isSmallObject(schema))
+        return {
+          kind: 'group',
+          nullable: false,
+          fields: formFields(schema).map((f) => ({ ...f, name: `${name}.${f.name}`, required: false })),
+        };
+      return { kind: 'json', nullable: false };
     default:
       return { kind: 'json', nullable: false };
   }

@@ -39,7 +39,7 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
     case 'lines':
     case 'refs':
       return html`<textarea ${common} rows="${field.kind === 'textarea' ? 8 : 4}"${
-        field.kind === 'textarea' ? html` data-markdown-preview` : ''
+        field.markdown ? html` data-markdown-preview` : ''
       }>${shown}</textarea>`;
     case 'boolean': {
       const checked = state.posted
@@ -67,6 +67,8 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
     }
     case 'datetime':
       return html`<input type="datetime-local" ${common} value="${shown}">`;
+    case 'color':
+      return html`<input type="color" ${common} value="${shown || '#000000'}">`;
     case 'date':
       return html`<input type="date" ${common} value="${shown}">`;
     case 'number':
@@ -79,9 +81,8 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
 const kindHint: Partial<Record<FormField['kind'], string>> = {
   lines: 'One per line.',
   refs: 'One id per line.',
-  json: 'JSON.',
-  datetime: 'UTC.',
-  textarea: 'Markdown.',
+  json: 'Written as JSON.',
+  datetime: 'In UTC.',
 };
 
 /** Ids of other objects as a list of ticked names (the choices are few enough to list). */
@@ -107,6 +108,19 @@ function choiceGroup(
 /** One field with its label, hint and, after a refusal, its own error right under the label. */
 function fieldBlock(field: FormField, state: FormState): SafeHtml {
   const id = fieldId(field.name);
+  if (field.kind === 'group') {
+    const values = (state.values[field.name] ?? {}) as Record<string, unknown>;
+    const inner: FormState = {
+      ...state,
+      values: Object.fromEntries(Object.entries(values).map(([k, v]) => [`${field.name}.${k}`, v])),
+    };
+    const problem = state.problems.find((p) => p.field === field.name || p.field.startsWith(`${field.name}.`));
+    return html`<fieldset class="field group" id="${id}"><legend>${field.label}</legend>${
+      field.hint ? html`<small class="hint">${field.hint}.</small>` : ''
+    }${problem ? html`<span class="field-error">${problem.message}</span>` : ''}${(field.fields ?? []).map((sub) =>
+      fieldBlock(sub, { ...inner, problems: inner.problems.filter((p) => p.field === sub.name) }),
+    )}</fieldset>`;
+  }
   const choices = field.kind === 'refs' && field.prefix ? state.choices?.get(field.prefix) : undefined;
   if (choices) {
     const problem = state.problems.find((p) => p.field === field.name || p.field.startsWith(`${field.name}.`));
@@ -118,7 +132,10 @@ function fieldBlock(field: FormField, state: FormState): SafeHtml {
     );
   }
   const problem = state.problems.find((p) => p.field === field.name || p.field.startsWith(`${field.name}.`));
-  const hint = [field.hint, kindHint[field.kind]].filter(Boolean).join(' ');
+  const hint = [field.hint, field.markdown ? 'Markdown.' : kindHint[field.kind]]
+    .filter(Boolean)
+    .map((h) => (/[.!?]$/.test(h as string) ? h : `${h}.`))
+    .join(' ');
   const describedBy = [hint ? `${id}-hint` : '', problem ? `${id}-error` : ''].filter(Boolean).join(' ');
   const label = html`<label for="${id}">${field.label}${field.required ? html` <span aria-hidden="true">*</span>` : ''}</label>`;
   const help = hint ? html`<small id="${id}-hint" class="hint">${hint}</small>` : '';
