@@ -25,6 +25,8 @@ export type AdminResource = {
   prefix?: string;
   /** Reached from another resource (a course's sections), not from the menu. */
   hidden?: boolean;
+  /** The name of the create button and form, when "New <singular>" says it badly ("Invite a student"). */
+  createLabel?: string;
   /** Dedicated screens of one object, under its address (`/admin/<key>/<id>/<path>`), linked from its page. */
   screens?: readonly { path: string; label: string }[];
 };
@@ -94,6 +96,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     title: ['name', 'email'],
     columns: ['email', 'status', 'created_at'],
     prefix: 'usr',
+    createLabel: 'Invite a student',
   }),
   r({
     key: 'members',
@@ -104,6 +107,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     get: 'getMember',
     create: 'createMember',
     update: 'updateMember',
+    createLabel: 'Add a member',
     title: ['name', 'email'],
     columns: ['email', 'status', 'labels'],
   }),
@@ -272,6 +276,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     get: 'getStaffMember',
     create: 'inviteStaff',
     update: 'updateStaffRole',
+    createLabel: 'Invite staff',
     title: ['name', 'email'],
     columns: ['email', 'role'],
   }),

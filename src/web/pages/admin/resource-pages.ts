@@ -131,10 +131,10 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
         choices: await choicesFor(deps, request, fields),
       },
       csrf: reply.generateCsrf(),
-      submit: `Create ${resource.singular}`,
+      submit: resource.createLabel ?? `Create ${resource.singular}`,
     });
     return page(request, reply, {
-      title: `New ${resource.singular}`,
+      title: resource.createLabel ?? `New ${resource.singular}`,
       current: resource.key,
       status: refused?.status,
       body: html`<p class="meta">${create.title}.</p>${form}`,

@@ -58,6 +58,6 @@ export function actionBar(actions: ActionButton[], csrf: string, returnTo: strin
 
 export function listHeader(resource: AdminResource, canCreate: boolean): SafeHtml {
   return canCreate
-    ? html`<p><a class="button" href="/admin/${resource.key}/new">New ${resource.singular}</a></p>`
+    ? html`<p><a class="button" href="/admin/${resource.key}/new">${resource.createLabel ?? `New ${resource.singular}`}</a></p>`
     : html``;
 }
