@@ -8,6 +8,7 @@ import {
   resourceByKey,
 } from '../../admin/catalog.ts';
 import { bodyFromForm, type PostedForm } from '../../admin/form-values.ts';
+import { actionLabel, listLabel } from '../../admin/labels.ts';
 import { type FormField, formFields, labelOf } from '../../admin/schema-fields.ts';
 import { html, type SafeHtml } from '../../html.ts';
 import { schemaForm } from '../../views/admin/forms.ts';
@@ -281,7 +282,7 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
         });
         return {
           name: tool.name,
-          label: tool.title,
+          label: actionLabel(tool, resource.singular),
           direct,
           href: `/admin/operations/${tool.name}${direct ? '' : `?${query}`}`,
           danger: needsConfirmation(tool),
@@ -292,13 +293,18 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
         const rows = await deps.call(request, child.name, { id });
         if (rows.status !== 200 || !Array.isArray(rows.body.data)) continue;
         const data = rows.body.data as Row[];
-        const columns = Object.keys(data[0] ?? {})
-          .filter((k) => !['id', 'body', 'description'].includes(k))
+        const naming = ['title', 'name', 'email', 'number', 'id'];
+        const first = data[0] ?? {};
+        const shape = (k: string) =>
+          typeof first[k] !== 'object' || first[k] === null || 'amount' in (first[k] as object);
+        const columns = Object.keys(first)
+          .filter((k) => k !== naming.find((n) => n in first) && !['id', 'body', 'description'].includes(k))
+          .filter((k) => first[k] !== id && shape(k))
           .slice(0, 5);
         lists.push(
-          html`<section><h2>${child.title}</h2>${rowsTable({
+          html`<section><h2>${listLabel(child, resource.singular)}</h2>${rowsTable({
             rows: data,
-            title: ['title', 'name', 'email', 'id'],
+            title: naming,
             columns,
             href: (row) => (typeof row.id === 'string' ? link(row.id) : undefined),
             link,

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
+import { engines } from '../support/databases.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { completeSetup, OWNER } from '../support/web-client.ts';
+
+/** The one browser function these tests call, typed here (the test files are compiled without the DOM library). */
+type BrowserWindow = { getComputedStyle(element: unknown): { color: string } };
+
+// One engine is enough for the browser: what the data layer decides is tested over HTTP on both.
+const engine = engines[0] ?? 'sqlite';
+
+/**
+ * A day in an owner's life, in Chromium, through the admin only: everything is done by clicking and typing as a
+ * person would, and each screen on the way is checked with axe.
+ */
+describe(`an owner's day in the admin (${engine})`, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  const shots = screenshotDir('admin-owner-day');
+  const problems: string[] = [];
+
+  /** Checks the screen the owner is on, then photographs it. */
+  const look = async (name: string) => {
+    for (const problem of await accessibilityProblems(page)) problems.push(`${name}: ${problem}`);
+    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  };
+  /** A form field by its label as shown, with or without the required mark. */
+  const field = (label: string) =>
+    page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?$`));
+  const notice = () => page.locator('.notice').textContent();
+
+  before(async () => {
+    server = await startTestServer(engine, { PAYMENTS_PROVIDER: 'test' });
+    await completeSetup(server.url, server.setupUrl ?? '');
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    page.setDefaultTimeout(5000);
+    await page.goto(`${server.url}/signin?return_to=%2Fadmin`);
+    await field('Email').fill(OWNER.email);
+    await field('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.waitForURL(`${server.url}/admin`);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('creates and publishes a course with a section and a lesson', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Courses' }).click();
+    await page.getByRole('link', { name: 'New course' }).click();
+    await look('new-course');
+    await field('Title').fill('Pottery at Home');
+    await field('Slug').fill('pottery-at-home');
+    await field('Price: amount').fill('49.00');
+    await field('Price: currency (EUR, USD …)').fill('EUR');
+    await page.getByRole('button', { name: 'Create course' }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    const coursePage = page.url().split('?')[0] ?? '';
+
+    await page.getByRole('link', { name: 'New section' }).click();
+    await field('Title').fill('Getting started');
+    await page.getByRole('button', { name: /section/i }).click();
+    assert.equal(page.url().split('?')[0], coursePage);
+    await page.getByRole('link', { name: 'Getting started' }).click();
+    const sectionPage = page.url().split('?')[0] ?? '';
+    await page.getByRole('link', { name: 'New lesson' }).click();
+    await field('Title').fill('Welcome to the wheel');
+    await field('Body').fill('# Welcome\n\nClay, water and **patience**.');
+    await page.getByRole('button', { name: /lesson/i }).click();
+    assert.equal(page.url().split('?')[0], sectionPage);
+    await page.getByRole('link', { name: 'Welcome to the wheel' }).click();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    await page.goto(sectionPage);
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.goto(coursePage);
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    await look('course-published');
+    const pub = await fetch(`${server.url}/courses/pottery-at-home`);
+    assert.equal(pub.status, 200, 'the course is on the public site');
+  });
+
+  test('invites a student and enrolls them in the course', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Students' }).click();
+    await page.getByRole('link', { name: 'Invite a student' }).click();
+    await field('Email').fill('nina@school.test');
+    await field('Name').fill('Nina Novak');
+    await page.getByRole('button', { name: 'Invite a student' }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    await page.getByRole('link', { name: 'Enroll', exact: true }).click();
+    await field('Course').selectOption({ label: 'Pottery at Home' });
+    await look('enroll-student');
+    await page.getByRole('button', { name: /enroll/i }).click();
+    await look('enrolled');
+    assert.match((await notice()) ?? '', /Done/);
+    assert.match((await page.locator('main').textContent()) ?? '', /Pottery at Home|crs_/);
+  });
+
+  test('issues a coupon', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Coupons' }).click();
+    await page.getByRole('link', { name: 'New coupon' }).click();
+    await field('Code').fill('SPRING20');
+    await field('Percent off').fill('20');
+    await page.getByRole('button', { name: 'Create coupon' }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    await look('coupon');
+  });
+
+  test('changes the colours and the public site follows', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Appearance' }).click();
+    await field('Primary').fill('#8b1e3f');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    await page.goto(`${server.url}/courses`);
+    const colour = await page
+      .locator('header .site-nav a')
+      .first()
+      .evaluate((a) => (globalThis as unknown as BrowserWindow).getComputedStyle(a).color);
+    assert.equal(colour, 'rgb(139, 30, 63)');
+  });
+
+  test('no screen on the way had a serious or critical accessibility problem', () => {
+    assert.deepEqual(problems, []);
+  });
+});
