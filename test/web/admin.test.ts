@@ -120,6 +120,18 @@ for (const engine of engines) {
       assert.equal(saved.status, 303, /role="alert">(.*?)<\/div>/s.exec(saved.text)?.[1]);
       const theme = await fetch(`${server.url}/assets/theme.css`);
       assert.match(await theme.text(), /--primary: #aa3300/i);
+      const menu = await fillIn(owner, '/admin/appearance', '/admin/appearance/edit', {
+        'navigation.0.label': 'Classes',
+        'navigation.0.url': '/courses',
+        'navigation.1.label': 'Blog',
+        'navigation.1.url': '/posts',
+      });
+      assert.equal(menu.status, 303, /role="alert">(.*?)<\/div>/s.exec(menu.text)?.[1]);
+      const home = await fetch(`${server.url}/`);
+      assert.match(
+        await home.text(),
+        /<li><a href="\/courses">Classes<\/a><\/li><li><a href="\/posts">Blog<\/a><\/li>/,
+      );
     });
 
     test('every write operation of the API has an admin screen', async () => {

@@ -48,7 +48,22 @@ export function displayValue(field: FormField, value: unknown): string {
 
 type Parsed = { value: unknown; given: boolean } | { problem: string };
 
+/** The rows of a `rows` field as posted: each index's fields; rows left wholly empty are dropped. */
+function parseRows(field: FormField, form: PostedForm): Parsed {
+  const rows: Record<string, string>[] = [];
+  for (let i = 0; ; i++) {
+    const names = (field.fields ?? []).map((f) => `${field.name}.${i}.${f.name}`);
+    if (!names.some((n) => n in form)) break;
+    const row = Object.fromEntries(
+      (field.fields ?? []).map((f) => [f.name, text(form, `${field.name}.${i}.${f.name}`).trim()]),
+    );
+    if (Object.values(row).some((v) => v !== '')) rows.push(row);
+  }
+  return { value: rows, given: rows.length > 0 };
+}
+
 function parseField(field: FormField, form: PostedForm): Parsed {
+  if (field.kind === 'rows') return parseRows(field, form);
   if (field.kind === 'group') {
     const object: Record<string, unknown> = {};
     for (const sub of field.fields ?? []) {

@@ -20,6 +20,7 @@ export type FieldKind =
   | 'refs'
   | 'color'
   | 'group'
+  | 'rows'
   | 'json';
 
 export type FormField = {
@@ -37,7 +38,8 @@ export type FormField = {
   prefix?: string;
   /** A long text written in Markdown (offered a preview). */
   markdown?: boolean;
-  /** The fields of a small object (`group`): named `<name>.<field>` in the form. */
+  /** The fields of a small object (`group`), named `<name>.<field>`, or of each row of a list of them (`rows`),
+   * named `<name>.<index>.<field>`. */
   fields?: FormField[];
 };
 
@@ -117,6 +119,8 @@ function kindOf(
       const items = (schema.items ?? {}) as JsonSchema;
       const prefix = idPrefix(items);
       if (prefix) return { kind: 'refs', nullable: false, prefix };
+      if (isSmallObject(items) && Object.values(items.properties as object).every((p) => p.type === 'string'))
+        return { kind: 'rows', nullable: false, fields: formFields(items) };
       const itemKind = kindOf(name, items).kind;
       return { kind: itemKind === 'text' || itemKind === 'select' ? 'lines' : 'json', nullable: false };
     }

@@ -105,9 +105,43 @@ function choiceGroup(
   )}</fieldset>`;
 }
 
+/** Spare empty rows under a list of rows, to add to it without JavaScript. */
+const SPARE_ROWS = 3;
+
+/** A list of small objects (a menu's items) as a table: a row each, plus empty rows to add more. */
+function rowsBlock(field: FormField, state: FormState): SafeHtml {
+  const current = Array.isArray(state.values[field.name])
+    ? (state.values[field.name] as Record<string, unknown>[])
+    : [];
+  const posted = (name: string) => {
+    const value = state.posted?.[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const count = state.posted
+    ? Object.keys(state.posted).filter((k) => new RegExp(`^${field.name}\\.\\d+\\.`).test(k)).length /
+      Math.max(1, field.fields?.length ?? 1)
+    : current.length + SPARE_ROWS;
+  const problem = state.problems.find((p) => p.field === field.name || p.field.startsWith(`${field.name}.`));
+  const columns = field.fields ?? [];
+  return html`<fieldset class="field rows" id="${fieldId(field.name)}"><legend>${field.label}</legend>${
+    field.hint ? html`<small class="hint">${field.hint}. Empty rows are left out.</small>` : ''
+  }${problem ? html`<span class="field-error">${problem.message}</span>` : ''}<table><thead><tr>${columns.map(
+    (c) => html`<th scope="col">${c.label}</th>`,
+  )}</tr></thead><tbody>${Array.from(
+    { length: count },
+    (_, i) =>
+      html`<tr>${columns.map((c) => {
+        const name = `${field.name}.${i}.${c.name}`;
+        const value = state.posted ? (posted(name) ?? '') : String(current[i]?.[c.name] ?? '');
+        return html`<td><input name="${name}" value="${value}" aria-label="${c.label} ${i + 1}"></td>`;
+      })}</tr>`,
+  )}</tbody></table></fieldset>`;
+}
+
 /** One field with its label, hint and, after a refusal, its own error right under the label. */
 function fieldBlock(field: FormField, state: FormState): SafeHtml {
   const id = fieldId(field.name);
+  if (field.kind === 'rows') return rowsBlock(field, state);
   if (field.kind === 'group') {
     const values = (state.values[field.name] ?? {}) as Record<string, unknown>;
     const inner: FormState = {
