@@ -118,8 +118,8 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     group: 'People',
     list: 'listCertificates',
     get: 'getCertificate',
-    title: ['number', 'id'],
-    columns: ['course_title', 'user_name', 'issued_at', 'revoked_at'],
+    title: ['recipient_name', 'id'],
+    columns: ['course_title', 'status', 'issued_at'],
   }),
   r({
     key: 'orders',
@@ -129,7 +129,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     list: 'listOrders',
     get: 'getOrder',
     title: ['number'],
-    columns: ['status', 'total', 'created_at'],
+    columns: ['status', 'customer', 'total', 'refunded_amount', 'created_at'],
     prefix: 'ord',
   }),
   r({
@@ -288,7 +288,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     list: 'listOutboxMessages',
     get: 'getOutboxMessage',
     title: ['subject'],
-    columns: ['to', 'status', 'created_at'],
+    columns: ['to', 'kind', 'status', 'attempts', 'created_at'],
     prefix: 'msg',
   }),
   r({

@@ -32,6 +32,9 @@ export function valueHtml(value: unknown, link: IdLinker): SafeHtml | string {
     return `${value.length} item${value.length === 1 ? '' : 's'}`;
   }
   if (typeof value === 'object') {
+    const person = value as { name?: unknown; email?: unknown };
+    if (typeof person.email === 'string')
+      return typeof person.name === 'string' && person.name ? `${person.name} (${person.email})` : person.email;
     const text = JSON.stringify(value);
     return text.length > 160 ? `${text.slice(0, 157)}…` : text;
   }
