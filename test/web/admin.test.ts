@@ -27,6 +27,19 @@ for (const engine of engines) {
       assert.equal((await browser.get('/admin/courses/new')).status, 404);
       const posted = await browser.postForm('/admin/courses/new', { _csrf: 'x', title: 'Mine' });
       assert.equal(posted.status, 404);
+      // Not one write of the admin is open to a student, with a valid CSRF token of their own or without.
+      const csrf = csrfOf((await browser.get('/account/calendar')).text);
+      const reached: string[] = [];
+      for (const route of server.routes.filter(
+        (r) => r.url.startsWith('/api/v1') && !['GET', 'HEAD'].includes(r.method),
+      )) {
+        const name = String(route.schema?.operationId);
+        for (const path of [`/admin/operations/${name}`]) {
+          const answer = await browser.postForm(path, { _csrf: csrf, confirm: 'yes', id: 'x' });
+          if (answer.status !== 404) reached.push(`${name}: ${answer.status}`);
+        }
+      }
+      assert.deepEqual(reached, []);
     });
 
     test('the owner creates a course, sees the API refuse a bad slug next to its field, and publishes it', async () => {
