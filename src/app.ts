@@ -17,6 +17,7 @@ import { discoveryDocuments } from './discovery/documents.ts';
 import { registerOpenApi } from './discovery/openapi.ts';
 import { registerDiscoveryRoutes } from './discovery/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
+import { type AuditTrails, installAuditTrail } from './http/audit-trail.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/error-handler.ts';
 import { installGuard, requireRouteDeclarations } from './http/guard.ts';
 import { installIdempotency } from './http/idempotency.ts';
@@ -99,6 +100,8 @@ export type AppDeps = {
   oidcCookieKeys: string[];
   /** Where JSON log lines go; standard output when absent. */
   logStream?: NodeJS.WritableStream;
+  /** The audit trails the database was connected with; each API write's row is written in its transaction. */
+  auditTrails: AuditTrails;
 };
 
 /** The composition root of the HTTP application: every service is built here from its dependencies. */
@@ -348,8 +351,14 @@ export async function buildApp(deps: AppDeps) {
   registerThemeRoute(app, { appearance: areas.appearance });
   if (stripe) await registerStripeWebhook(app, { db, clock, config, stripe, sink: areas.orders.sink });
   const internal = internalCalls();
+  let auditedRoutes: ReturnType<typeof installAuditTrail>['armed'] = [];
   await app.register(async (api: FastifyInstance) => {
     installValidators(api);
+    auditedRoutes = installAuditTrail(api, {
+      trails: deps.auditTrails,
+      clock,
+      engine: config.database.engine,
+    }).armed;
     installGuard(api, { verify: verifyAccessToken, baseUrl: config.BASE_URL, internalCalls: internal });
     installIdempotency(api, { db, clock });
     installResponseCache(api, responses);
@@ -431,6 +440,7 @@ export async function buildApp(deps: AppDeps) {
       invalidations: deps.invalidations,
     },
     routes,
+    auditedRoutes,
   };
 }
 

@@ -3,6 +3,7 @@ import { invalidations } from './cluster/invalidations.ts';
 import { type Config, listenOrigin } from './config.ts';
 import { type Clock, systemClock } from './db/clock.ts';
 import { connectDatabase, type Database } from './db/connect.ts';
+import { auditTrails } from './http/audit-trail.ts';
 import { startOauthHousekeeping } from './oauth/housekeeping.ts';
 import { loadSigningKeys } from './oauth/keys.ts';
 import { memoryRateLimiter, redisRateLimiter } from './security/rate-limiter.ts';
@@ -14,6 +15,8 @@ export type RunningServer = {
   app: Awaited<ReturnType<typeof buildApp>>['app'];
   services: Awaited<ReturnType<typeof buildApp>>['services'];
   routes: Awaited<ReturnType<typeof buildApp>>['routes'];
+  /** The write routes whose writes carry an audit row. */
+  auditedRoutes: Awaited<ReturnType<typeof buildApp>>['auditedRoutes'];
   database: Database;
   /** Stops accepting, lets in-flight requests finish, then closes the database and Redis. */
   close(): Promise<void>;
@@ -25,7 +28,9 @@ export async function startServer(
   options: { clock?: Clock; logStream?: NodeJS.WritableStream } = {},
 ): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
-  const database = connectDatabase(config.database, { poolSize: config.DATABASE_POOL_SIZE });
+  // The audit row of each API write rides its request's async context into the database driver (db/audited-dialect.ts).
+  const trails = auditTrails();
+  const database = connectDatabase(config.database, { poolSize: config.DATABASE_POOL_SIZE, auditTrails: trails });
   await database.migrate();
   const limiter = config.REDIS_URL
     ? redisRateLimiter(config.REDIS_URL, `${config.REDIS_PREFIX}rl:`)
@@ -34,9 +39,10 @@ export async function startServer(
   const cookieKey = await loadOrCreateSecret(database.db, clock, 'cookie_key', () => randomToken(32));
   const oidcCookieKey = await loadOrCreateSecret(database.db, clock, 'oidc_cookie_key', () => randomToken(32));
   const signingKeys = await loadSigningKeys(database.db, clock);
-  const { app, services, routes } = await buildApp({
+  const { app, services, routes, auditedRoutes } = await buildApp({
     config,
     database,
+    auditTrails: trails,
     limiter,
     clock,
     invalidations: bus,
@@ -95,6 +101,7 @@ export async function startServer(
     app,
     services,
     routes,
+    auditedRoutes,
     database,
     close: () => app.close(),
   };

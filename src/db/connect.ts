@@ -1,7 +1,9 @@
+import type { AsyncLocalStorage } from 'node:async_hooks';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { Config } from '../config.ts';
+import { type AuditTrail, auditedDialect } from './audited-dialect.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { nodeSqliteDialect } from './sqlite-dialect.ts';
 import type { Db, Engine } from './tables.ts';
@@ -15,11 +17,19 @@ export type Database = {
   close(): Promise<void>;
 };
 
-export function connectDatabase(database: Config['database'], options: { poolSize?: number } = {}): Database {
-  const dialect =
+export function connectDatabase(
+  database: Config['database'],
+  options: {
+    poolSize?: number;
+    /** The audit trails of the server's write operations, each written in its write's transaction. */
+    auditTrails?: AsyncLocalStorage<AuditTrail>;
+  } = {},
+): Database {
+  const engineDialect =
     database.engine === 'sqlite'
       ? nodeSqliteDialect(database.path)
       : new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: options.poolSize ?? 10 }) });
+  const dialect = options.auditTrails ? auditedDialect(engineDialect, options.auditTrails) : engineDialect;
   const db = new Kysely<import('./tables.ts').Tables>({ dialect });
   return {
     db,

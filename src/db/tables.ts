@@ -86,6 +86,27 @@ export type SchoolTable = {
   updated_at: Timestamp;
 };
 
+export type AuditLogTable = {
+  id: string;
+  at: Timestamp;
+  actor_id: string | null;
+  actor_email: string | null;
+  actor_role: string | null;
+  client_id: string | null;
+  client_name: string | null;
+  channel: string;
+  operation: string;
+  method: string;
+  path: string;
+  object_type: string | null;
+  object_id: string | null;
+  /** JSON array of the body field names the request sent (never their values). */
+  fields: string;
+  ip: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+};
+
 export type OauthModelsTable = {
   model: string;
   id: string;
@@ -614,6 +635,7 @@ export type Tables = {
   comments: CommentsTable;
   appearance: AppearanceTable;
   oauth_models: OauthModelsTable;
+  audit_log: AuditLogTable;
   users: UsersTable;
   sessions: SessionsTable;
   server_secrets: ServerSecretsTable;

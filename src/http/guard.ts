@@ -5,7 +5,7 @@ import type { AccessTokenVerifier } from '../security/token-principal.ts';
 import { bearerToken } from './bearer-token.ts';
 import { sendError } from './error-handler.ts';
 import { ApiError } from './errors.ts';
-import { INTERNAL_CALL_HEADER, type InternalCalls } from './internal-calls.ts';
+import { type CallOrigin, INTERNAL_CALL_HEADER, type InternalCalls } from './internal-calls.ts';
 import { ANONYMOUS, mayCall, type Principal, tokenPrincipal } from './principal.ts';
 import { bearerChallenge } from './www-authenticate.ts';
 
@@ -27,6 +27,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal;
+    /** For an in-process call (MCP, the admin): the outer request it was made for. */
+    callOrigin: CallOrigin | undefined;
   }
 }
 
@@ -99,6 +101,7 @@ export function installGuard(
 ) {
   const resourceMetadata = `${deps.baseUrl}/.well-known/oauth-protected-resource`;
   app.decorateRequest('principal', null as never);
+  app.decorateRequest('callOrigin', undefined);
 
   const challenge = (
     request: FastifyRequest,
@@ -115,7 +118,10 @@ export function installGuard(
   async function resolve(request: FastifyRequest, reply: FastifyReply, scope: Scope): Promise<Principal | undefined> {
     const internal = request.headers[INTERNAL_CALL_HEADER];
     const issued = typeof internal === 'string' ? deps.internalCalls?.take(internal) : undefined;
-    if (issued) return issued;
+    if (issued) {
+      request.callOrigin = issued.origin;
+      return issued.principal;
+    }
     if (tokenOutsideHeader(request)) return void sendError(request, reply, tokenOutsideHeaderError());
     const { token, malformed } = bearerToken(request.headers.authorization);
     if (malformed)

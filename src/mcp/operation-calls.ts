@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { INTERNAL_CALL_HEADER, type InternalCalls } from '../http/internal-calls.ts';
+import { type CallOrigin, INTERNAL_CALL_HEADER, type InternalCalls } from '../http/internal-calls.ts';
 import type { Principal } from '../http/principal.ts';
 import type { OperationTool } from './operation-tools.ts';
 
@@ -17,7 +17,12 @@ const invalid = (description: string): OperationAnswer => ({
  * refuse. Arguments are split back into path, query and body by the places the tool recorded.
  */
 export function operationCaller(deps: { app: FastifyInstance; internalCalls: InternalCalls }) {
-  return async (tool: OperationTool, args: Record<string, unknown>, principal: Principal): Promise<OperationAnswer> => {
+  return async (
+    tool: OperationTool,
+    args: Record<string, unknown>,
+    principal: Principal,
+    origin?: CallOrigin,
+  ): Promise<OperationAnswer> => {
     const { params, query, body } = tool.route.args;
     const unknown = Object.keys(args).filter((k) => !params.includes(k) && !query.includes(k) && !body.includes(k));
     if (unknown.length) return invalid(`Unknown argument "${unknown[0]}"; remove it.`);
@@ -35,7 +40,7 @@ export function operationCaller(deps: { app: FastifyInstance; internalCalls: Int
     }
     const hasBody = tool.route.method !== 'GET' && tool.route.method !== 'DELETE';
     const payload = hasBody ? Object.fromEntries(body.filter((k) => k in args).map((k) => [k, args[k]])) : undefined;
-    const ticket = principal.kind === 'user' ? deps.internalCalls.issue(principal) : undefined;
+    const ticket = principal.kind === 'user' ? deps.internalCalls.issue(principal, origin) : undefined;
     try {
       const response = await deps.app.inject({
         method: tool.route.method as 'GET',

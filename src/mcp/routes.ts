@@ -204,7 +204,20 @@ export async function registerMcpRoutes(
     }
     const authInfo: AuthInfo | undefined =
       principal.kind === 'user'
-        ? { token: '', clientId: principal.clientId, scopes: [...principal.scopes], extra: { principal } }
+        ? {
+            token: '',
+            clientId: principal.clientId,
+            scopes: [...principal.scopes],
+            extra: {
+              principal,
+              origin: {
+                channel: 'mcp',
+                ip: request.ip,
+                userAgent: request.headers['user-agent'],
+                requestId: request.id,
+              },
+            },
+          }
         : undefined;
     const response = await deps.mcp.handler.fetch(new Request(`${deps.baseUrl}/mcp`, { method: 'POST', headers }), {
       authInfo,

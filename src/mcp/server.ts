@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Areas } from '../areas/index.ts';
 import { ApiError } from '../http/errors.ts';
+import type { CallOrigin } from '../http/internal-calls.ts';
 import { ANONYMOUS, type Principal } from '../http/principal.ts';
 import { type AgentDocument, type CatalogTool, catalogTools } from './catalog-tools.ts';
 import { courseMarkdown } from './course-markdown.ts';
@@ -29,6 +30,9 @@ const isOperation = (tool: AnyTool): tool is OperationTool => 'route' in tool;
 /** The principal the HTTP layer established for this request (passed through the SDK's authInfo). */
 export const principalOf = (extra: Record<string, unknown> | undefined): Principal =>
   (extra?.principal as Principal | undefined) ?? ANONYMOUS;
+
+/** Where the MCP request came from, for the audit log of the operations it runs. */
+const originOf = (extra: Record<string, unknown> | undefined) => extra?.origin as CallOrigin | undefined;
 
 const page = <T>(items: readonly T[], cursor: string | undefined) => {
   const start = cursor === undefined ? 0 : Number.parseInt(cursor, 10);
@@ -88,11 +92,11 @@ export function mcpHandler(deps: {
   const coursePrefix = `${deps.baseUrl}/courses/`;
   const outline = byName.get('getCourseOutline') as CatalogTool;
 
-  async function callTool(name: string, args: Record<string, unknown>, principal: Principal) {
+  async function callTool(name: string, args: Record<string, unknown>, principal: Principal, origin?: CallOrigin) {
     const tool = byName.get(name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     if (isOperation(tool)) {
-      const answer = await deps.callOperation(tool, args, principal);
+      const answer = await deps.callOperation(tool, args, principal, origin);
       return answer.status < 300 ? successResult(answer.body) : errorResult(answer.body);
     }
     try {
@@ -104,7 +108,7 @@ export function mcpHandler(deps: {
     }
   }
 
-  function build(principal: Principal) {
+  function build(principal: Principal, origin?: CallOrigin) {
     const server = new Server(
       { name: 'lyceum', title: 'Lyceum school', version: deps.version },
       { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: SERVER_INSTRUCTIONS },
@@ -114,7 +118,7 @@ export function mcpHandler(deps: {
       return { tools: items, ...(nextCursor ? { nextCursor } : {}) };
     });
     server.setRequestHandler('tools/call', async (request) =>
-      callTool(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, principal),
+      callTool(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, principal, origin),
     );
     server.setRequestHandler('resources/list', async (request) => {
       const cursor = request.params?.cursor;
@@ -196,7 +200,7 @@ export function mcpHandler(deps: {
     return server;
   }
 
-  const handler = createMcpHandler(({ authInfo }) => build(principalOf(authInfo?.extra)), {
+  const handler = createMcpHandler(({ authInfo }) => build(principalOf(authInfo?.extra), originOf(authInfo?.extra)), {
     onerror: (error) => deps.onError(error),
   });
   return { handler, byName };

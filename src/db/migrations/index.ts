@@ -17,6 +17,7 @@ import { analytics } from './015_analytics.ts';
 import { events } from './016_events.ts';
 import { forms } from './017_forms.ts';
 import { ordersByTime } from './018_orders_by_time.ts';
+import { auditLog } from './019_audit_log.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '016_events': events,
   '017_forms': forms,
   '018_orders_by_time': ordersByTime,
+  '019_audit_log': auditLog,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { INTERNAL_CALL_HEADER, type InternalCalls } from '../../http/internal-calls.ts';
+import { type CallOrigin, INTERNAL_CALL_HEADER, type InternalCalls } from '../../http/internal-calls.ts';
 import { effectiveScopes, type Principal } from '../../http/principal.ts';
 import type { User } from '../../identity/schema.ts';
 import type { OperationAnswer, OperationCaller } from '../../mcp/operation-calls.ts';
@@ -18,6 +18,14 @@ export const sessionPrincipal = (viewer: User): Principal => ({
   scopes: effectiveScopes(viewer.role, ALL_SCOPES),
 });
 
+/** The admin's own request, which the audit log names as where a write came from. */
+const adminOrigin = (request: FastifyRequest): CallOrigin => ({
+  channel: 'admin',
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+  requestId: request.id,
+});
+
 /**
  * Runs an API operation for the admin: the same route, validation, scope check and service as a REST, MCP or CLI
  * call, so the admin can never do what the API would refuse and no rule is written twice.
@@ -27,7 +35,7 @@ export function adminCalls(deps: { operations: OperationIndex; call: OperationCa
     const tool = deps.operations.get(name);
     if (!tool) throw new Error(`The admin asked for ${name}, which the API does not have`);
     if (!request.viewer) throw new Error('The admin called an operation without a signed-in person');
-    return deps.call(tool, args, sessionPrincipal(request.viewer));
+    return deps.call(tool, args, sessionPrincipal(request.viewer), adminOrigin(request));
   };
 }
 
@@ -48,7 +56,7 @@ export function adminRouteCalls(deps: { app: FastifyInstance; internalCalls: Int
     },
   ) => {
     if (!request.viewer) throw new Error('The admin called a route without a signed-in person');
-    const ticket = deps.internalCalls.issue(sessionPrincipal(request.viewer));
+    const ticket = deps.internalCalls.issue(sessionPrincipal(request.viewer), adminOrigin(request));
     try {
       return await deps.app.inject({
         method: call.method,
