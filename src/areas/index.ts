@@ -16,6 +16,9 @@ import { analyticsStore } from './analytics/store.ts';
 import { appearanceRoutes } from './appearance/routes.ts';
 import { appearanceService } from './appearance/service.ts';
 import { appearanceStore } from './appearance/store.ts';
+import { auditRoutes } from './audit/routes.ts';
+import { auditService } from './audit/service.ts';
+import { auditStore } from './audit/store.ts';
 import { certificatesRoutes } from './certificates/routes.ts';
 import { certificatesService } from './certificates/service.ts';
 import { certificatesStore } from './certificates/store.ts';
@@ -147,6 +150,7 @@ export function buildAreas(
   });
   const members = membersService({ ...deps, store: membersStore(), rule: memberships, access, people: students });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
+  const audit = auditService({ ...deps, store: auditStore() });
   const analytics = analyticsService({ ...deps, store: analyticsStore() });
   const coupons = couponsService({ ...deps, store: couponsStore() });
   const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage, memberships });
@@ -180,6 +184,7 @@ export function buildAreas(
     account,
     students,
     outbox,
+    audit,
     analytics,
     membershipPlans,
     subscriptions,
@@ -208,6 +213,7 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   accountRoutes(api, areas.account);
   studentsRoutes(api, areas.students);
   outboxRoutes(api, areas.outbox);
+  auditRoutes(api, areas.audit);
   ordersRoutes(api, areas.orders);
   storageRoutes(api, areas.storage);
   analyticsRoutes(api, areas.analytics);
