@@ -63,6 +63,8 @@ import { localBlobStore } from './storage/local-blob-store.ts';
 import { mediaUrls } from './storage/media-urls.ts';
 import { s3BlobStore } from './storage/s3-blob-store.ts';
 import { registerAccountAppsPage } from './web/account-apps-page.ts';
+import { adminCalls } from './web/admin/calls.ts';
+import { indexOperations } from './web/admin/catalog.ts';
 import { registerAssetRoutes } from './web/assets.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { pageRenderer, pageWriter, requestPageContext } from './web/page-context.ts';
@@ -407,7 +409,12 @@ export async function buildApp(deps: AppDeps) {
     });
     registerLearnPages(pages, { areas, render });
     registerDashboardPage(pages, { analytics: areas.analytics, school: areas.school, write });
-    registerCheckoutPages(pages, { areas, render, testPayments });
+    registerCheckoutPages(pages, {
+      areas,
+      render,
+      testPayments,
+      call: adminCalls({ operations: indexOperations(operations), call: callOperation }),
+    });
     registerAdmin(pages, { operations, callOperation, write, app, internalCalls: internal });
     registerCertificatePages(pages, {
       certificates: areas.certificates,

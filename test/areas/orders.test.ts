@@ -239,6 +239,32 @@ for (const engine of engines) {
       assert.equal(refused.status, 404);
     });
 
+    test('refundOrder: staff refund through the API (school:write); wrong state, too much and wrong tokens refused', async () => {
+      const refunder = apiClient(server.url, await tokenFor(server, staffPerson, 'orders:read school:write'));
+      const c = await course({ amount: 2500, currency: 'EUR' });
+      const pending = ok<Started>(await start(otherApi, c.slug), 201);
+      const early = await refunder.post<{ error: string }>(`/api/v1/orders/${pending.order.id}/refund`, {});
+      assert.equal(early.status, 409, 'a pending order has nothing to refund');
+      await payOnTestPage(await signedIn(server, other), pending.payment_url ?? '', 'pay');
+      const tooMuch = await refunder.post<{ errors: { field: string }[] }>(
+        `/api/v1/orders/${pending.order.id}/refund`,
+        {
+          amount: 9999,
+        },
+      );
+      assert.equal(tooMuch.status, 400);
+      assert.equal(tooMuch.body.errors[0]?.field, 'amount');
+      const part = await refunder.post<Order>(`/api/v1/orders/${pending.order.id}/refund`, { amount: 500 });
+      assert.equal(part.status, 202);
+      assert.equal(part.body.status, 'partially_refunded', 'the test provider applies it at once');
+      assert.equal(part.body.refunded_amount.amount, 500);
+      const readOnly = await staff.post(`/api/v1/orders/${pending.order.id}/refund`, {});
+      assert.equal(readOnly.status, 403, 'a token without school:write');
+      const studentToken = apiClient(server.url, await tokenFor(server, other, 'orders:read school:write'));
+      assert.equal((await studentToken.post(`/api/v1/orders/${pending.order.id}/refund`, {})).status, 403);
+      assert.equal((await refunder.post(`/api/v1/orders/${pending.order.id}/refund`, { colour: 1 })).status, 400);
+    });
+
     test('who sees which orders: staff all, a student their own, anonymous and scope-less tokens refused', async () => {
       const c = await course({ amount: 500, currency: 'EUR' });
       const mine = ok<Started>(await start(buyerApi, c.slug), 201).order;

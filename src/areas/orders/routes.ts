@@ -10,6 +10,7 @@ import {
   OrderIdParams,
   OrderListQuery,
   OrderPage,
+  RefundRequest,
 } from './schema.ts';
 import type { OrdersService } from './service.ts';
 
@@ -17,6 +18,8 @@ const tags = ['orders'];
 // Orders are made by the checkout (the buyer's own account:write) and the renewals, never written through orders:read.
 // A student's orders:read token reads their own orders; staff read all.
 const read = { scope: 'orders:read' } as const;
+// Refunds are the school's administration (the interface's scopes have no orders:write): staff-only by role.
+const refund = { scope: 'school:write' } as const;
 
 export function ordersRoutes(fastify: FastifyInstance, service: OrdersService) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -69,5 +72,23 @@ export function ordersRoutes(fastify: FastifyInstance, service: OrdersService) {
       response: { 201: CheckoutStarted, ...errorResponses(400, 401, 403, 404, 409, 503) },
     },
     handler: async (request, reply) => reply.code(201).send(await service.start(request.principal, request.body)),
+  });
+
+  app.post('/api/v1/orders/:id/refund', {
+    config: refund,
+    schema: {
+      operationId: 'refundOrder',
+      tags,
+      summary: 'Refund an order, in full or in part (staff)',
+      description:
+        'Asks the payment provider for the money back. The built-in test provider applies the refund at once; Stripe ' +
+        'applies it when its webhook reports it, so the order may still show the earlier amount: 202 Accepted either way, ' +
+        'with the order as it is now. A full refund takes back what the order granted.',
+      params: OrderIdParams,
+      body: RefundRequest,
+      response: { 202: Order, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    handler: async (request, reply) =>
+      reply.code(202).send(await service.refund(request.principal, request.params.id, request.body.amount)),
   });
 }

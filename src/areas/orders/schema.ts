@@ -82,6 +82,16 @@ export const OrderPage = Page(Order);
 
 export const OrderIdParams = Type.Object({ id: Id('ord') }, { additionalProperties: false });
 
+export const RefundRequest = Type.Object(
+  {
+    amount: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Minor units to give back; absent: everything not yet refunded' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RefundRequest = Static<typeof RefundRequest>;
+
 /** What a checkout buys: one course, one plan price or one product, named by id or slug (a price by its id). */
 export const CheckoutItem = Type.Object(
   {

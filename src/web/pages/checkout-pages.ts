@@ -4,6 +4,7 @@ import type { CheckoutItem, Order } from '../../areas/orders/schema.ts';
 import { ApiError } from '../../http/errors.ts';
 import { isStaff } from '../../http/principal.ts';
 import type { TestProvider } from '../../payments/test-provider.ts';
+import type { AdminCall } from '../admin/calls.ts';
 import { html } from '../html.ts';
 import type { PageRenderer } from '../page-context.ts';
 import { formPage, signInGate } from '../sign-in-gate.ts';
@@ -52,6 +53,8 @@ export function registerCheckoutPages(
     areas: Pick<Areas, 'orders' | 'school' | 'subscriptions' | 'membershipPlans'>;
     render: PageRenderer;
     testPayments: TestProvider | undefined;
+    /** Runs an API operation as the signed-in person (the refund is the API's refundOrder, audited like any write). */
+    call: AdminCall;
   },
 ) {
   const { orders, subscriptions, membershipPlans } = deps.areas;
@@ -201,13 +204,16 @@ export function registerCheckoutPages(
     async (request, reply) => {
       const form = (request.body ?? {}) as Record<string, unknown>;
       const raw = typeof form.amount === 'string' ? form.amount.trim() : '';
-      const amount = raw === '' ? undefined : /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
-      try {
-        await orders.refund(viewerPrincipal(request.viewer), request.params.id, amount);
-      } catch (error) {
-        const refused = refusal(error);
-        if (!refused) throw error;
-        return showOrder(request, reply, refused.message, refused.status);
+      const amount = raw === '' ? undefined : /^\d{1,9}$/.test(raw) ? Number(raw) : raw;
+      const answer = await deps.call(request, 'refundOrder', {
+        id: request.params.id,
+        ...(amount === undefined ? {} : { amount }),
+      });
+      if (answer.status === 403 || answer.status === 404) return reply.callNotFound();
+      if (answer.status >= 300) {
+        const body = answer.body as { error_description?: string; errors?: { message: string }[] };
+        const message = body.errors?.[0]?.message ?? body.error_description ?? 'The refund was refused.';
+        return showOrder(request, reply, message, answer.status);
       }
       return reply.redirect(orderPath(request.params.id), 303);
     },
