@@ -278,7 +278,40 @@ for (const engine of engines) {
       assert.equal((await anonymous.get<List>(`${query}&sort=created_at&limit=1`)).body.data[0]?.id, made[0]);
     });
 
-    test('validation and scope: bad filters are 400; a token without comments:read is 403; no write API', async () => {
+    test('staff moderate: hide, restore, delete (text erased); the post page follows; wrong state 409; others refused', async () => {
+      const moderator = apiClient(server.url, await tokenFor(server, staffPerson, 'comments:read school:write'));
+      const p = await post({ title: `Moderated ${seq}` });
+      const id = await comment(p, { body: 'Rude words here' });
+      const hidden = await moderator.post<Comment>(`/api/v1/comments/${id}/hide`);
+      assert.equal(hidden.status, 200);
+      assert.equal(hidden.body.status, 'hidden');
+      const publicPage = await fetch(`${server.url}/posts/${p.slug}`);
+      assert.doesNotMatch(await publicPage.text(), /Rude words here/, 'a hidden comment is not on the page');
+      assert.equal((await studentApi.get(`/api/v1/comments/${id}`)).status, 404);
+      assert.equal((await moderator.post(`/api/v1/comments/${id}/hide`)).status, 409, 'already hidden');
+      const restored = await moderator.post<Comment>(`/api/v1/comments/${id}/restore`);
+      assert.equal(restored.body.status, 'visible');
+      assert.match(await (await fetch(`${server.url}/posts/${p.slug}`)).text(), /Rude words here/);
+      const deleted = await moderator.delete<Comment>(`/api/v1/comments/${id}`);
+      assert.equal(deleted.status, 200);
+      assert.equal(deleted.body.status, 'deleted');
+      assert.equal(deleted.body.body, '', 'the text is erased');
+      assert.equal(
+        (await moderator.post(`/api/v1/comments/${id}/restore`)).status,
+        409,
+        'a deleted comment stays deleted',
+      );
+      assert.equal((await moderator.delete(`/api/v1/comments/${id}`)).status, 409);
+      const studentMod = apiClient(server.url, await tokenFor(server, student, 'comments:read school:write'));
+      assert.equal(
+        (await studentMod.post(`/api/v1/comments/${id}/hide`)).status,
+        403,
+        'a student cannot hold school:write',
+      );
+      assert.equal((await staff.post(`/api/v1/comments/${id}/hide`)).status, 403, 'a token without school:write');
+    });
+
+    test('validation and scope: bad filters are 400; a token without comments:read is 403; no API writes comments', async () => {
       for (const query of [
         'target_type=course',
         'target_id=crs_00000000000000000000000000',
@@ -302,7 +335,7 @@ for (const engine of engines) {
       );
       const anon = await anonymous.get('/api/v1/comments');
       assert.equal(anon.status, 200, 'anonymous is served, never challenged');
-      assert.equal((await staff.post('/api/v1/comments', { body: 'x' })).status, 404);
+      assert.equal((await staff.post('/api/v1/comments', { body: 'x' })).status, 404, 'no API to write a comment');
     });
   });
 }

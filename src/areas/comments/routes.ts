@@ -6,8 +6,14 @@ import type { CommentsService } from './service.ts';
 
 const tags = ['comments'];
 const read = { scope: 'comments:read', anonymous: true } as const;
+// Moderation is the school's administration (the interface's scopes have no comments:write): staff only by role.
+const moderate = { scope: 'school:write' } as const;
+const moderation = {
+  hide: ['hideComment', 'Hide a comment (kept for review; shown to nobody but staff)'],
+  restore: ['restoreComment', 'Show a hidden comment again'],
+} as const;
 
-/** Read-only: comments are written by signed-in users on the school's own pages (see web/post-page.ts). */
+/** Comments are written by signed-in users on the school's own pages (see web/post-page.ts); staff moderate here. */
 export function commentsRoutes(fastify: FastifyInstance, service: CommentsService) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/api/v1/comments', {
@@ -32,5 +38,34 @@ export function commentsRoutes(fastify: FastifyInstance, service: CommentsServic
       response: { 200: Comment, ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => service.get(request.principal, request.params.id),
+  });
+
+  for (const [action, [operationId, summary]] of Object.entries(moderation) as [
+    keyof typeof moderation,
+    (typeof moderation)[keyof typeof moderation],
+  ][]) {
+    app.post(`/api/v1/comments/:id/${action}`, {
+      config: moderate,
+      schema: {
+        operationId,
+        tags,
+        summary,
+        params: CommentIdParams,
+        response: { 200: Comment, ...errorResponses(401, 403, 404, 409) },
+      },
+      handler: async (request) => service.moderate(request.principal, request.params.id, action),
+    });
+  }
+
+  app.delete('/api/v1/comments/:id', {
+    config: moderate,
+    schema: {
+      operationId: 'deleteComment',
+      tags,
+      summary: 'Delete a comment (its text is erased; the comment stays as deleted)',
+      params: CommentIdParams,
+      response: { 200: Comment, ...errorResponses(401, 403, 404, 409) },
+    },
+    handler: async (request) => service.moderate(request.principal, request.params.id, 'delete'),
   });
 }

@@ -11,6 +11,12 @@ import type { CommentsStore } from './store.ts';
 
 type CommentRow = CommentsTable & { author_name: string };
 
+const MODERATION = {
+  hide: { from: ['visible'], to: 'hidden', refusal: 'only a visible comment can be hidden.' },
+  restore: { from: ['hidden'], to: 'visible', refusal: 'only a hidden comment can be restored.' },
+  delete: { from: ['visible', 'hidden'], to: 'deleted', refusal: 'it was already deleted.' },
+} as const satisfies Record<string, { from: CommentsTable['status'][]; to: CommentsTable['status']; refusal: string }>;
+
 export function toComment(row: CommentRow): Comment {
   return {
     id: row.id,
@@ -30,7 +36,8 @@ export function toComment(row: CommentRow): Comment {
 export const COMMENTS_ON_PAGE = 200;
 
 /**
- * Comments on posts and lessons. The API only reads them; signed-in users write them from the school's own pages.
+ * Comments on posts and lessons. Signed-in users write them from the school's own pages; through the API staff read
+ * and moderate them.
  * Staff see every comment, hidden and deleted ones too; anyone else sees visible comments on what they may read:
  * published posts of a visibility open to them, and lessons the curriculum area says they may see. Because lesson
  * access is decided per lesson, a non-staff list includes lesson comments only when it asks for one lesson
@@ -106,6 +113,20 @@ export function commentsService(
       const created = await store.findById(db, row.id);
       if (!created) throw errors.serverError();
       return toComment(created);
+    },
+
+    /**
+     * Staff moderation: hide a visible comment (kept for review, shown to nobody else), restore a hidden one, or
+     * delete any that is not deleted yet (its text is erased for good). A comment someone may not moderate is a 404.
+     */
+    async moderate(principal: Principal, id: string, action: 'hide' | 'restore' | 'delete') {
+      if (!isStaff(principal)) throw notFound();
+      const row = await store.findById(db, id);
+      if (!row) throw notFound();
+      const move = MODERATION[action];
+      if (!(await store.moveStatus(db, id, move.from, move.to, now())))
+        throw errors.conflict(`This comment is ${row.status}; ${move.refusal}`);
+      return toComment((await store.findById(db, id)) as CommentRow);
     },
 
     /** The newest visible comments on a post, oldest first, for its public page (the caller checked the post). */

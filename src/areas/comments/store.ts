@@ -51,6 +51,26 @@ export function commentsStore() {
     insert: async (ex: Executor, row: CommentsTable) => {
       await ex.insertInto('comments').values(row).execute();
     },
+
+    /**
+     * Moves a comment to `to` if it is in one of `from`, decided by the statement that writes (two moderators at once
+     * cannot both act on the same state); deleting also erases the text. Returns whether it moved.
+     */
+    moveStatus: async (
+      ex: Executor,
+      id: string,
+      from: CommentsTable['status'][],
+      to: CommentsTable['status'],
+      at: string,
+    ) => {
+      const result = await ex
+        .updateTable('comments')
+        .set({ status: to, updated_at: at, ...(to === 'deleted' ? { body: '' } : {}) })
+        .where('id', '=', id)
+        .where('status', 'in', from)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
   };
 }
 
