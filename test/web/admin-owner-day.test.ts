@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { apiClient, createUser, tokenFor } from '../support/api.ts';
 import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { completeSetup, OWNER } from '../support/web-client.ts';
+import { completeSetup, csrfOf, OWNER, signedInClient } from '../support/web-client.ts';
 
 /** The one browser function these tests call, typed here (the test files are compiled without the DOM library). */
 type BrowserWindow = { getComputedStyle(element: unknown): { color: string } };
@@ -113,6 +114,60 @@ describe(`an owner's day in the admin (${engine})`, () => {
     await look('coupon');
   });
 
+  test('refunds part of an order a student paid for', async () => {
+    const student = await createUser(server, 'student', 'Bea Buyer');
+    const buyer = apiClient(server.url, await tokenFor(server, student, 'account:write'));
+    const started = await buyer.post<{ order: { id: string; number: number }; payment_url: string }>(
+      '/api/v1/account/orders',
+      { item: { type: 'course', key: 'pottery-at-home' } },
+    );
+    assert.equal(started.status, 201, JSON.stringify(started.body));
+    const web = await signedInClient(server.url, student);
+    const payPage = await web.get(new URL(started.body.payment_url).pathname);
+    const paid = await web.postForm(new URL(started.body.payment_url).pathname, {
+      _csrf: csrfOf(payPage.text),
+      outcome: 'pay',
+    });
+    assert.equal(paid.status, 303);
+
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Orders' }).click();
+    await page.getByRole('link', { name: String(started.body.order.number), exact: true }).click();
+    await page.getByRole('link', { name: 'Refund', exact: true }).click();
+    await field('Amount').fill('1000');
+    await look('refund');
+    await page.getByRole('button', { name: /refund/i }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    assert.match((await page.locator('main').textContent()) ?? '', /partially_refunded/);
+  });
+
+  test('hides a rude comment, and the post no longer shows it', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Posts' }).click();
+    await page.getByRole('link', { name: 'New post' }).click();
+    await field('Title').fill('Studio news');
+    await field('Body').fill('The kiln is back.');
+    await page.getByRole('button', { name: 'Create post' }).click();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    const post = await fetch(`${server.url}/posts`);
+    const slug = /href="\/posts\/([a-z0-9-]+)"/.exec(await post.text())?.[1] ?? '';
+    const student = await createUser(server, 'student', 'Rude Ron');
+    const web = await signedInClient(server.url, student);
+    const postPage = await web.get(`/posts/${slug}`);
+    const said = await web.postForm(`/posts/${slug}/comments`, {
+      _csrf: csrfOf(postPage.text),
+      body: 'This is rubbish!',
+    });
+    assert.equal(said.status, 303);
+
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Comments' }).click();
+    await page.getByRole('link', { name: 'This is rubbish!' }).click();
+    await page.getByRole('button', { name: 'Hide', exact: true }).click();
+    await look('hide-comment');
+    await page.getByRole('button', { name: /hide/i }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    assert.doesNotMatch(await (await fetch(`${server.url}/posts/${slug}`)).text(), /This is rubbish!/);
+  });
+
   test('changes the colours and the public site follows', async () => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Appearance' }).click();
     await field('Primary').fill('#8b1e3f');
@@ -124,6 +179,49 @@ describe(`an owner's day in the admin (${engine})`, () => {
       .first()
       .evaluate((a) => (globalThis as unknown as BrowserWindow).getComputedStyle(a).color);
     assert.equal(colour, 'rgb(139, 30, 63)');
+  });
+
+  test('the audit log shows every write of the day, each by the owner through the admin, nothing missing', async () => {
+    const reader = apiClient(server.url, await tokenFor(server, OWNER, 'school:read'));
+    const entries: { operation: string; channel: string; actor: { email: string } | null }[] = [];
+    let cursor = '';
+    for (;;) {
+      const page = await reader.get<{ data: typeof entries; next_cursor: string | null }>(
+        `/api/v1/audit-log?limit=100${cursor ? `&starting_after=${cursor}` : ''}`,
+      );
+      entries.push(...page.body.data);
+      if (!page.body.next_cursor) break;
+      cursor = page.body.next_cursor;
+    }
+    const byAdmin = entries.filter((e) => e.channel === 'admin').reverse();
+    assert.deepEqual(
+      byAdmin.map((e) => e.operation),
+      [
+        'createCourse',
+        'createSection',
+        'createLesson',
+        'publishLesson',
+        'publishSection',
+        'publishCourse',
+        'createStudent',
+        'enrollStudent',
+        'createCoupon',
+        'refundOrder',
+        'createPost',
+        'publishPost',
+        'hideComment',
+        'updateAppearance',
+      ],
+    );
+    assert.ok(byAdmin.every((e) => e.actor?.email === OWNER.email));
+    assert.ok(
+      entries.some((e) => e.channel === 'api' && e.operation === 'startCheckout'),
+      "the student's checkout",
+    );
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit log' }).click();
+    assert.match((await page.locator('main').textContent()) ?? '', /updateAppearance/);
+    await look('audit-log');
   });
 
   test('no screen on the way had a serious or critical accessibility problem', () => {

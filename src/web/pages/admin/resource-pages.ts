@@ -13,6 +13,7 @@ import { type FormField, formFields, labelOf } from '../../admin/schema-fields.t
 import { html, type SafeHtml } from '../../html.ts';
 import { schemaForm } from '../../views/admin/forms.ts';
 import { type ActionButton, actionBar, listHeader, objectFacts, rowsTable } from '../../views/admin/screens.ts';
+import { rowName } from '../../views/admin/values.ts';
 import {
   ADMIN_ROUTE,
   type AdminDeps,
@@ -321,9 +322,9 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
         reply.generateCsrf(),
         here,
       )}${objectFacts(object, link)}${lists}`;
-      const name = resource.title.map((f) => object[f]).find((v) => typeof v === 'string' && v !== '');
+      const named = resource.title.some((f) => typeof object[f] === 'string' || typeof object[f] === 'number');
       return page(request, reply, {
-        title: typeof name === 'string' ? name : labelOf(resource.singular),
+        title: named ? `${labelOf(resource.singular)} ${rowName(object, resource.title)}` : labelOf(resource.singular),
         current: resource.key,
         notice: noticeOf(request),
         body,

@@ -45,6 +45,7 @@ export function valueHtml(value: unknown, link: IdLinker): SafeHtml | string {
 export function rowName(row: Record<string, unknown>, fields: readonly string[]): string {
   for (const field of fields) {
     const value = row[field];
+    if (typeof value === 'number') return String(value);
     if (typeof value === 'string' && value !== '') return value.length > 80 ? `${value.slice(0, 77)}…` : value;
   }
   return String(row.id ?? '');
