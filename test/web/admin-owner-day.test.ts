@@ -102,6 +102,11 @@ describe(`an owner's day in the admin (${engine})`, () => {
     await look('enrolled');
     assert.match((await notice()) ?? '', /Done/);
     assert.match((await page.locator('main').textContent()) ?? '', /Pottery at Home|crs_/);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Overview' }).click();
+    const enrollments = page.locator('.figures div', { hasText: 'Enrollments' }).locator('dd');
+    assert.equal(await enrollments.textContent(), '1', 'the overview counts the new enrollment');
+    assert.match((await page.locator('.overview').textContent()) ?? '', /Nina Novak/);
+    await look('overview');
   });
 
   test('issues a coupon', async () => {

@@ -10,6 +10,7 @@ import type { AdminDeps } from './admin-context.ts';
 import { registerEventAttendance } from './event-attendance.ts';
 import { registerFormExport } from './form-export.ts';
 import { registerOperationPages } from './operation-pages.ts';
+import { registerOverviewPage } from './overview-page.ts';
 import { registerResourcePages } from './resource-pages.ts';
 
 /** The owner's admin at /admin: every screen calls the API's own operations as the signed-in staff member. */
@@ -35,6 +36,7 @@ export function registerAdmin(
     write: deps.write,
     assets,
   };
+  registerOverviewPage(app, admin);
   registerEventAttendance(app, admin);
   registerFormExport(app, { route: adminRouteCalls({ app: deps.app, internalCalls: deps.internalCalls }) });
   registerOperationPages(app, admin);

@@ -1,12 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OperationTool } from '../../../mcp/operation-tools.ts';
-import {
-  type AdminResource,
-  availableResources,
-  needsConfirmation,
-  objectOperations,
-  resourceByKey,
-} from '../../admin/catalog.ts';
+import { type AdminResource, needsConfirmation, objectOperations, resourceByKey } from '../../admin/catalog.ts';
 import { bodyFromForm, type PostedForm } from '../../admin/form-values.ts';
 import { actionLabel, listLabel } from '../../admin/labels.ts';
 import { type FormField, formFields, labelOf } from '../../admin/schema-fields.ts';
@@ -21,6 +15,7 @@ import {
   adminLink,
   adminPage,
   adminPostGate,
+  doneNotice,
   one,
   refusal,
 } from './admin-context.ts';
@@ -42,21 +37,10 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
   const page = adminPage(deps);
   const link = adminLink(deps.operations);
   const op = (name: string | undefined) => (name ? deps.operations.get(name) : undefined);
-  const noticeOf = (request: FastifyRequest) => {
-    const name = one((request.query as Row).notice);
-    const tool = typeof name === 'string' ? deps.operations.get(name) : undefined;
-    return tool ? `Done: ${tool.title}.` : undefined;
-  };
+  const noticeOf = (request: FastifyRequest) => doneNotice(deps, request);
   const resourceOf = (request: FastifyRequest<{ Params: Partial<Params> }>) =>
     resourceByKey(deps.operations, request.params.key ?? '');
   const singleton = (resource: AdminResource) => !resource.list && op(resource.get)?.route.args.params.length === 0;
-
-  app.get('/admin', { ...ADMIN_ROUTE, preHandler: adminGate() }, async (request, reply) => {
-    const groups = availableResources(deps.operations).filter((r) => !r.hidden);
-    const body = html`<p>Everything the school runs on, in one place. The charts are on the <a href="/dashboard">dashboard</a>.</p>
-<ul class="admin-index">${groups.map((r) => html`<li><a href="/admin/${r.key}">${r.label}</a> <span class="meta">${r.group}</span></li>`)}</ul>`;
-    return page(request, reply, { title: 'Admin', body, notice: noticeOf(request) });
-  });
 
   app.get<{ Params: Params }>('/admin/:key', { ...ADMIN_ROUTE, preHandler: adminGate() }, async (request, reply) => {
     const resource = resourceOf(request);
