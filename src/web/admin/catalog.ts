@@ -46,6 +46,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     title: ['title'],
     columns: ['status', 'visibility', 'price', 'updated_at'],
     prefix: 'crs',
+    screens: [{ path: 'curriculum', label: 'Curriculum' }],
   }),
   r({
     key: 'sections',

@@ -1,1 +1,89 @@
 // The admin works without this script; it only adds conveniences on top of the server-rendered forms.
+
+/**
+ * Drag-and-drop ordering of the course builder's sections and lessons. A drop posts the new order to the builder's
+ * own address (the same handler as its Move buttons, which stay for keyboard and no-script use) and says the outcome
+ * in the page's status region; a refusal puts the list back as it was.
+ */
+function sortableLists() {
+  const status = document.getElementById('builder-status');
+  const orderForm = document.getElementById('builder-order');
+  if (!orderForm) return;
+  const csrf = orderForm.querySelector('input[name="_csrf"]').value;
+  let dragged = null;
+  let origin = null;
+
+  const post = async (fields) => {
+    const body = new URLSearchParams({ _csrf: csrf, ...fields });
+    const response = await fetch(orderForm.action, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+      credentials: 'same-origin',
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(answer.error_description || 'The change was refused.');
+  };
+  const say = (text) => {
+    if (status) status.textContent = text;
+  };
+
+  for (const list of document.querySelectorAll('[data-sortable]')) {
+    const kind = list.dataset.sortable;
+    const itemClass = kind === 'sections' ? 'builder-section' : 'builder-lesson';
+    list.addEventListener('dragstart', (event) => {
+      const item = event.target.closest?.(`.${itemClass}`);
+      if (!item || item.parentElement !== list) return;
+      event.stopPropagation();
+      dragged = item;
+      origin = { list, next: item.nextElementSibling };
+      item.classList.add('dragging');
+      event.dataTransfer.effectAllowed = 'move';
+      event.dataTransfer.setData('text/plain', item.dataset.id);
+    });
+    list.addEventListener('dragover', (event) => {
+      if (!dragged?.classList.contains(itemClass)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const over = event.target.closest?.(`.${itemClass}`);
+      if (!over || over === dragged) {
+        if (!over && list.children.length === 0) list.append(dragged);
+        return;
+      }
+      const box = over.getBoundingClientRect();
+      const after = event.clientY > box.top + box.height / 2;
+      over.parentElement.insertBefore(dragged, after ? over.nextElementSibling : over);
+    });
+    list.addEventListener('drop', async (event) => {
+      if (!dragged?.classList.contains(itemClass)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const item = dragged;
+      const from = origin;
+      const target = item.parentElement;
+      const ids = [...target.children].map((child) => child.dataset.id);
+      try {
+        if (kind === 'sections') await post({ do: 'order-sections', order: ids.join(',') });
+        else if (target === from.list)
+          await post({ do: 'order-lessons', section: target.dataset.section, order: ids.join(',') });
+        else
+          await post({
+            do: 'place-lesson',
+            lesson: item.dataset.id,
+            to_section: target.dataset.section,
+            position: String(ids.indexOf(item.dataset.id)),
+          });
+        say('Saved the new order.');
+      } catch (error) {
+        from.list.insertBefore(item, from.next);
+        say(error.message);
+      }
+    });
+    list.addEventListener('dragend', () => {
+      if (dragged) dragged.classList.remove('dragging');
+      dragged = null;
+    });
+  }
+}
+
+sortableLists();

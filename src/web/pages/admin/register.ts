@@ -7,6 +7,7 @@ import { indexOperations } from '../../admin/catalog.ts';
 import type { PageWriter } from '../../page-context.ts';
 import { ownAsset, serveAssets } from '../own-assets.ts';
 import type { AdminDeps } from './admin-context.ts';
+import { registerCurriculumBuilder } from './curriculum-builder.ts';
 import { registerEventAttendance } from './event-attendance.ts';
 import { registerFormExport } from './form-export.ts';
 import { registerOperationPages } from './operation-pages.ts';
@@ -37,6 +38,7 @@ export function registerAdmin(
     assets,
   };
   registerOverviewPage(app, admin);
+  registerCurriculumBuilder(app, admin);
   registerEventAttendance(app, admin);
   registerFormExport(app, { route: adminRouteCalls({ app: deps.app, internalCalls: deps.internalCalls }) });
   registerOperationPages(app, admin);
