@@ -10,6 +10,7 @@ import { csrfField, errorSummary, type FieldProblem } from './layout.ts';
 import type { PageRenderer, SchoolName } from './page-context.ts';
 import type { SharedPages } from './pages/shared-pages.ts';
 import { viewerPrincipal as principalOf } from './viewer.ts';
+import { markdownHtml } from './views/markdown.ts';
 import { metaTags } from './views/meta.ts';
 import { postPath } from './views/posts.ts';
 import { day, paragraphs, summary } from './views/text.ts';
@@ -69,7 +70,7 @@ export function registerPostPages(
       ? commentForm(post, reply.generateCsrf(), form.value ?? '', form.message, form.problems)
       : html`<p><a href="/signin?return_to=${encodeURIComponent(postPath(post.slug))}">Sign in</a> to comment.</p>`;
     const body = html`<article>${meta}${post.cover_url ? html`<img src="${post.cover_url}" alt="">` : ''}
-${paragraphs(post.body)}</article>
+${markdownHtml(post.body)}</article>
 <section aria-labelledby="comments-heading"><h2 id="comments-heading">Comments</h2>
 ${commentList(comments)}
 ${respond}

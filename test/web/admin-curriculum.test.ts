@@ -46,10 +46,16 @@ for (const engine of engines) {
       for (const title of ['Mixing', 'Dipping', 'Brushing'])
         assert.equal((await post({ do: 'add-lesson', section: basics.id, title, type: 'text' })).status, 303);
       const [, dipping] = (await api.get<Listed>(`/api/v1/sections/${basics.id}/lessons`)).body.data;
-      assert.equal((await post({ do: 'move-lesson', section: basics.id, lesson: dipping?.id ?? '', direction: 'up' })).status, 303);
+      assert.equal(
+        (await post({ do: 'move-lesson', section: basics.id, lesson: dipping?.id ?? '', direction: 'up' })).status,
+        303,
+      );
       assert.deepEqual(await lessons(basics.id), ['Dipping', 'Mixing', 'Brushing']);
       assert.equal((await post({ do: 'move-section', section: firing.id, direction: 'up' })).status, 303);
-      assert.deepEqual((await sections()).map((s) => s.title), ['Firing', 'Basics']);
+      assert.deepEqual(
+        (await sections()).map((s) => s.title),
+        ['Firing', 'Basics'],
+      );
       const moved = await post({ do: 'lesson-to-section', lesson: dipping?.id ?? '', to_section: firing.id });
       assert.equal(moved.status, 303);
       assert.deepEqual(await lessons(firing.id), ['Dipping']);
@@ -59,12 +65,31 @@ for (const engine of engines) {
       assert.ok(page.text.indexOf('Firing') < page.text.indexOf('Basics'), 'the page shows the new order');
     });
 
+    test('the Markdown preview renders as the site does, for staff only, with a CSRF token', async () => {
+      const page = await owner.get(builder);
+      const shown = await owner.postForm('/admin/preview', { _csrf: csrfOf(page.text), text: '**bold** <b>raw</b>' });
+      assert.equal(shown.status, 200);
+      assert.equal(shown.text, '<p><strong>bold</strong> &lt;b&gt;raw&lt;/b&gt;</p>\n');
+      assert.equal((await owner.postForm('/admin/preview', { text: 'x' })).status, 403, 'no CSRF token');
+      const lesson = await api.post<{ id: string }>(`/api/v1/sections/${(await sections())[0]?.id}/lessons`, {
+        title: 'Rendered',
+        body: 'Use *slip*.',
+      });
+      assert.match(
+        (await owner.get(`/admin/lessons/${lesson.body.id}`)).text,
+        /as the site shows it<\/h2><p>Use <em>slip<\/em>\.<\/p>/,
+      );
+    });
+
     test("a refused change shows the API's message; the script's JSON answer says it too", async () => {
       const refused = await post({ do: 'add-section', title: '' });
       assert.equal(refused.status, 400);
       assert.match(refused.text, /role="alert"/);
       const [first] = await sections();
-      const json = await post({ do: 'order-lessons', section: first?.id ?? '', order: 'les_00000000000000000000000000' }, { accept: 'application/json' });
+      const json = await post(
+        { do: 'order-lessons', section: first?.id ?? '', order: 'les_00000000000000000000000000' },
+        { accept: 'application/json' },
+      );
       assert.ok(json.status >= 400 && json.status < 500, String(json.status));
       assert.match(JSON.parse(json.text).error_description, /\w/);
     });
@@ -90,8 +115,7 @@ describe('the course builder in Chromium', () => {
     const course = (await api.post<{ id: string }>('/api/v1/courses', { title: 'Throwing' })).body.id;
     const one = (await api.post<{ id: string }>(`/api/v1/courses/${course}/sections`, { title: 'Centering' })).body.id;
     const two = (await api.post<{ id: string }>(`/api/v1/courses/${course}/sections`, { title: 'Pulling' })).body.id;
-    for (const title of ['Wedging', 'Coning', 'Opening'])
-      await api.post(`/api/v1/sections/${one}/lessons`, { title });
+    for (const title of ['Wedging', 'Coning', 'Opening']) await api.post(`/api/v1/sections/${one}/lessons`, { title });
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.setDefaultTimeout(5000);
     await page.goto(`${server.url}/signin`);
@@ -118,6 +142,13 @@ describe('the course builder in Chromium', () => {
       ['Pulling', 'Centering'],
     );
     void two;
+    const [first] = (await api.get<Listed>(`/api/v1/sections/${one}/lessons`)).body.data;
+    await page.goto(`${server.url}/admin/lessons/${first?.id}/edit`);
+    await page.getByLabel(/^Body/).fill('Keep the *wheel* wet.');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.locator('.preview em', { hasText: 'wheel' }).waitFor();
+    assert.deepEqual(await accessibilityProblems(page), []);
+    await page.screenshot({ path: join(shots, 'lesson-preview-desktop.png'), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: join(shots, 'builder-phone.png'), fullPage: true });
   });

@@ -27,6 +27,8 @@ export type AdminResource = {
   hidden?: boolean;
   /** The name of the create button and form, when "New <singular>" says it badly ("Invite a student"). */
   createLabel?: string;
+  /** Fields written in Markdown, shown on the object's page as the site renders them. */
+  markdown?: readonly string[];
   /** Dedicated screens of one object, under its address (`/admin/<key>/<id>/<path>`), linked from its page. */
   screens?: readonly { path: string; label: string }[];
 };
@@ -70,6 +72,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     title: ['title'],
     columns: ['type', 'status', 'position'],
     prefix: 'les',
+    markdown: ['body'],
     hidden: true,
   }),
   r({
@@ -195,6 +198,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     title: ['title'],
     columns: ['slug', 'status', 'updated_at'],
     prefix: 'pag',
+    markdown: ['draft_body', 'published_body'],
   }),
   r({
     key: 'posts',
@@ -208,6 +212,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     title: ['title'],
     columns: ['status', 'published_at', 'visibility'],
     prefix: 'pst',
+    markdown: ['body'],
   }),
   r({
     key: 'comments',

@@ -87,3 +87,44 @@ function sortableLists() {
 }
 
 sortableLists();
+
+/**
+ * A Preview button under each Markdown text box: the text as the site will show it, rendered by the school (the same
+ * renderer as its pages) into a region below the box. Without the script the object's own page shows the result.
+ */
+function markdownPreviews() {
+  for (const box of document.querySelectorAll('textarea[data-markdown-preview]')) {
+    const form = box.closest('form');
+    const csrf = form?.querySelector('input[name="_csrf"]')?.value;
+    if (!csrf) continue;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'small secondary';
+    button.textContent = 'Preview';
+    button.setAttribute('aria-controls', `${box.id}-preview`);
+    const region = document.createElement('div');
+    region.id = `${box.id}-preview`;
+    region.className = 'preview';
+    region.setAttribute('aria-live', 'polite');
+    region.hidden = true;
+    box.after(button, region);
+    button.addEventListener('click', async () => {
+      if (!region.hidden) {
+        region.hidden = true;
+        button.textContent = 'Preview';
+        return;
+      }
+      const response = await fetch('/admin/preview', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: csrf, text: box.value }),
+        credentials: 'same-origin',
+      });
+      region.innerHTML = response.ok ? await response.text() : '<p>The preview could not be made.</p>';
+      region.hidden = false;
+      button.textContent = 'Hide preview';
+    });
+  }
+}
+
+markdownPreviews();

@@ -4,7 +4,7 @@ import type { Lecturer } from '../../areas/lecturers/schema.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { csrfField } from '../layout.ts';
 import { lecturerPath } from './course.ts';
-import { paragraphs } from './text.ts';
+import { markdownHtml } from './markdown.ts';
 
 export const eventPath = (slug: string) => `/events/${encodeURIComponent(slug)}`;
 export const eventCalendarPath = (slug: string) => `/events/${encodeURIComponent(slug)}.ics`;
@@ -148,7 +148,7 @@ export function eventView(data: EventData): SafeHtml {
 <p class="meta">${placeText(event)}${seats ? html` · ${seats}` : ''}</p>
 ${data.course ? html`<p>For the students of <a href="${data.course.href}">${data.course.title}</a>.</p>` : ''}
 <h2 id="about-heading">About this event</h2>
-${event.description.trim() ? paragraphs(event.description) : html`<p>No description yet.</p>`}
+${event.description.trim() ? markdownHtml(event.description) : html`<p>No description yet.</p>`}
 ${
   data.lecturers.length
     ? html`<h2>With</h2><ul class="posts">${data.lecturers.map(

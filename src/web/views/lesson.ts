@@ -3,7 +3,7 @@ import type { Lesson } from '../../areas/curriculum/schema.ts';
 import { formatDuration } from '../../discovery/catalog-text.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { coursePath } from './course-cards.ts';
-import { paragraphs } from './text.ts';
+import { markdownHtml } from './markdown.ts';
 
 const MEDIA: Record<string, string> = {
   video: 'Watch the video',
@@ -35,6 +35,6 @@ ${back}`;
   const media = lesson.asset_url
     ? html`<p><a class="button" href="${lesson.asset_url}">${MEDIA[lesson.type] ?? 'Open the material'}</a></p>`
     : '';
-  const body = lesson.type === 'embed' ? '' : paragraphs(lesson.body);
+  const body = lesson.type === 'embed' ? '' : markdownHtml(lesson.body);
   return html`<p class="meta">${facts}</p>${media}<article>${body}</article>${back}`;
 }

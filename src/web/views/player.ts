@@ -4,7 +4,7 @@ import type { Lesson, Section } from '../../areas/curriculum/schema.ts';
 import type { Progress } from '../../areas/students/schema.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { csrfField } from '../layout.ts';
-import { paragraphs } from './text.ts';
+import { markdownHtml } from './markdown.ts';
 
 export const learnPath = (slug: string) => `/learn/${encodeURIComponent(slug)}`;
 export const playerPath = (slug: string, lessonId: string) => `${learnPath(slug)}/${encodeURIComponent(lessonId)}`;
@@ -68,7 +68,7 @@ ${data.progress ? progressBar(data.progress) : html`<p class="meta">You are staf
 function material(data: PlayerData): SafeHtml {
   const { lesson } = data;
   const url = lesson.asset_url;
-  const text = lesson.body ? paragraphs(lesson.body) : [];
+  const text = lesson.body ? markdownHtml(lesson.body) : [];
   switch (lesson.type) {
     case 'video':
       return html`${url ? html`<video class="media" controls preload="metadata" src="${url}"><a href="${url}">Download the video</a></video>` : ''}${text}`;

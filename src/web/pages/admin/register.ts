@@ -12,6 +12,7 @@ import { registerEventAttendance } from './event-attendance.ts';
 import { registerFormExport } from './form-export.ts';
 import { registerOperationPages } from './operation-pages.ts';
 import { registerOverviewPage } from './overview-page.ts';
+import { registerMarkdownPreview } from './preview.ts';
 import { registerResourcePages } from './resource-pages.ts';
 
 /** The owner's admin at /admin: every screen calls the API's own operations as the signed-in staff member. */
@@ -38,6 +39,7 @@ export function registerAdmin(
     assets,
   };
   registerOverviewPage(app, admin);
+  registerMarkdownPreview(app);
   registerCurriculumBuilder(app, admin);
   registerEventAttendance(app, admin);
   registerFormExport(app, { route: adminRouteCalls({ app: deps.app, internalCalls: deps.internalCalls }) });

@@ -8,6 +8,7 @@ import { html, type SafeHtml } from '../../html.ts';
 import { schemaForm } from '../../views/admin/forms.ts';
 import { type ActionButton, actionBar, listHeader, objectFacts, rowsTable } from '../../views/admin/screens.ts';
 import { rowName } from '../../views/admin/values.ts';
+import { markdownHtml } from '../../views/markdown.ts';
 import {
   ADMIN_ROUTE,
   type AdminDeps,
@@ -305,7 +306,12 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
         buttons.map((b) => (b.direct ? { ...b, href: `${b.href}?${new URLSearchParams({ id })}` } : b)),
         reply.generateCsrf(),
         here,
-      )}${objectFacts(object, link)}${lists}`;
+      )}${objectFacts(object, link)}${(resource.markdown ?? [])
+        .filter((f) => typeof object[f] === 'string' && object[f] !== '')
+        .map(
+          (f) =>
+            html`<section class="rendered"><h2>${labelOf(f)}, as the site shows it</h2>${markdownHtml(String(object[f]))}</section>`,
+        )}${lists}`;
       const named = resource.title.some((f) => typeof object[f] === 'string' || typeof object[f] === 'number');
       return page(request, reply, {
         title: named ? `${labelOf(resource.singular)} ${rowName(object, resource.title)}` : labelOf(resource.singular),
