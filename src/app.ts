@@ -415,7 +415,14 @@ export async function buildApp(deps: AppDeps) {
       testPayments,
       call: adminCalls({ operations: indexOperations(operations), call: callOperation }),
     });
-    registerAdmin(pages, { operations, callOperation, write, app, internalCalls: internal });
+    registerAdmin(pages, {
+      operations,
+      callOperation,
+      write,
+      app,
+      internalCalls: internal,
+      now: () => clock.now().getTime(),
+    });
     registerCertificatePages(pages, {
       certificates: areas.certificates,
       school: () => school.get(db),

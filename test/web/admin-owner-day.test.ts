@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { apiClient, createUser, tokenFor } from '../support/api.ts';
 import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
+import { mp4 } from '../support/files.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { completeSetup, csrfOf, OWNER, signedInClient } from '../support/web-client.ts';
 
@@ -76,6 +77,16 @@ describe(`an owner's day in the admin (${engine})`, () => {
     await page.getByRole('button', { name: /lesson/i }).click();
     assert.equal(page.url().split('?')[0], sectionPage);
     await page.getByRole('link', { name: 'Welcome to the wheel' }).click();
+    const lessonPage = page.url().split('?')[0] ?? '';
+    await page.getByRole('link', { name: 'Upload a file' }).click();
+    await page
+      .getByLabel(/^File for/)
+      .setInputFiles({ name: 'wheel.mp4', mimeType: 'video/mp4', buffer: mp4(3_000_000) });
+    await page.getByText('Uploaded wheel.mp4 (100 %); the lesson now uses it.').waitFor();
+    assert.equal(await page.locator('progress').getAttribute('value'), '100');
+    await look('lesson-upload');
+    await page.goto(lessonPage);
+    assert.match((await page.locator('main').textContent()) ?? '', /ast_/, 'the lesson names its uploaded file');
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     assert.match((await notice()) ?? '', /Done/);
     await page.goto(sectionPage);
@@ -205,6 +216,9 @@ describe(`an owner's day in the admin (${engine})`, () => {
         'createCourse',
         'createSection',
         'createLesson',
+        'createAsset',
+        'uploadAssetContent',
+        'updateLesson',
         'publishLesson',
         'publishSection',
         'publishCourse',

@@ -147,6 +147,20 @@ for (const engine of engines) {
       );
     });
 
+    test('an upload address is good only signed, for its own person', async () => {
+      const forged = await owner.request('PUT', '/admin/uploads/eyJhc3NldCI6ImFzdF8xIn0.forged', {
+        body: 'bytes',
+        headers: { 'content-type': 'video/mp4' },
+      });
+      assert.equal(forged.status, 404);
+      const visitor = new WebClient(server.url);
+      assert.equal(
+        (await visitor.request('PUT', '/admin/uploads/x', { body: 'x' })).status,
+        303,
+        'signed out: sign in',
+      );
+    });
+
     test('every write operation of the API has an admin screen', async () => {
       const writes = server.routes.filter(
         (r) => r.url.startsWith('/api/v1') && !['GET', 'HEAD'].includes(r.method) && r.config.binary !== true,

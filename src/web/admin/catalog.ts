@@ -73,6 +73,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     columns: ['type', 'status', 'position'],
     prefix: 'les',
     markdown: ['body'],
+    screens: [{ path: 'media', label: 'Upload a file' }],
     hidden: true,
   }),
   r({

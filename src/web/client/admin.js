@@ -128,3 +128,67 @@ function markdownPreviews() {
 }
 
 markdownPreviews();
+
+/**
+ * A lesson's file upload with a progress bar: the file is announced to the school (which checks its type and size
+ * and answers with an upload address), then sent there with XMLHttpRequest, whose upload events drive the bar. The
+ * status line says the outcome in words; it is updated at each quarter, not on every event, for screen readers.
+ */
+function mediaUploads() {
+  for (const box of document.querySelectorAll('[data-media-upload]')) {
+    const input = box.querySelector('input[type="file"]');
+    const bar = box.querySelector('progress');
+    const status = box.querySelector('[role="status"]');
+    const csrf = box.querySelector('input[name="_csrf"]')?.value;
+    if (!input || !bar || !status || !csrf) continue;
+    input.addEventListener('change', async () => {
+      const file = input.files?.[0];
+      if (!file) return;
+      const type = file.type || 'application/octet-stream';
+      status.textContent = `Preparing ${file.name}…`;
+      const start = await fetch(box.dataset.start, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          _csrf: csrf,
+          filename: file.name,
+          content_type: type,
+          byte_size: String(file.size),
+        }),
+        credentials: 'same-origin',
+      });
+      const started = await start.json().catch(() => ({}));
+      if (!start.ok) {
+        status.textContent = started.error_description || 'The file was refused.';
+        return;
+      }
+      const request = new XMLHttpRequest();
+      request.open('PUT', started.upload_url);
+      request.setRequestHeader('content-type', type);
+      bar.hidden = false;
+      bar.value = 0;
+      let quarter = 0;
+      request.upload.addEventListener('progress', (event) => {
+        if (!event.lengthComputable) return;
+        bar.value = Math.floor((event.loaded * 100) / event.total);
+        if (Math.floor(bar.value / 25) > quarter) {
+          quarter = Math.floor(bar.value / 25);
+          status.textContent = `Uploading ${file.name}: ${bar.value} %`;
+        }
+      });
+      request.addEventListener('load', () => {
+        const answer = JSON.parse(request.responseText || '{}');
+        if (request.status < 300) {
+          bar.value = 100;
+          status.textContent = `Uploaded ${file.name} (100 %); the lesson now uses it.`;
+        } else status.textContent = answer.error_description || 'The upload failed.';
+      });
+      request.addEventListener('error', () => {
+        status.textContent = 'The upload failed; check the connection and try again.';
+      });
+      request.send(file);
+    });
+  }
+}
+
+mediaUploads();

@@ -10,6 +10,7 @@ import type { AdminDeps } from './admin-context.ts';
 import { registerCurriculumBuilder } from './curriculum-builder.ts';
 import { registerEventAttendance } from './event-attendance.ts';
 import { registerFormExport } from './form-export.ts';
+import { registerLessonMedia } from './lesson-media.ts';
 import { registerOperationPages } from './operation-pages.ts';
 import { registerOverviewPage } from './overview-page.ts';
 import { registerMarkdownPreview } from './preview.ts';
@@ -24,6 +25,7 @@ export function registerAdmin(
     write: PageWriter;
     app: FastifyInstance;
     internalCalls: InternalCalls;
+    now: () => number;
   },
 ): AdminDeps {
   const operations = indexOperations(deps.operations);
@@ -42,7 +44,9 @@ export function registerAdmin(
   registerMarkdownPreview(app);
   registerCurriculumBuilder(app, admin);
   registerEventAttendance(app, admin);
-  registerFormExport(app, { route: adminRouteCalls({ app: deps.app, internalCalls: deps.internalCalls }) });
+  const route = adminRouteCalls({ app: deps.app, internalCalls: deps.internalCalls });
+  registerFormExport(app, { route });
+  registerLessonMedia(app, { ...admin, route, now: deps.now });
   registerOperationPages(app, admin);
   registerResourcePages(app, admin);
   return admin;
