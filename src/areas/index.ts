@@ -69,6 +69,9 @@ import { postsStore } from './posts/store.ts';
 import { schoolRoutes } from './school/routes.ts';
 import { schoolService } from './school/service.ts';
 import { schoolStore } from './school/store.ts';
+import { staffRoutes } from './staff/routes.ts';
+import { staffService } from './staff/service.ts';
+import { staffStore } from './staff/store.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { storageService } from './storage/service.ts';
 import { storageStore } from './storage/store.ts';
@@ -151,6 +154,7 @@ export function buildAreas(
   const members = membersService({ ...deps, store: membersStore(), rule: memberships, access, people: students });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
   const audit = auditService({ ...deps, store: auditStore() });
+  const staff = staffService({ ...deps, store: staffStore(), mail: deps.mail, onAccessChange: deps.onAccessChange });
   const analytics = analyticsService({ ...deps, store: analyticsStore() });
   const coupons = couponsService({ ...deps, store: couponsStore() });
   const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage, memberships });
@@ -185,6 +189,7 @@ export function buildAreas(
     students,
     outbox,
     audit,
+    staff,
     analytics,
     membershipPlans,
     subscriptions,
@@ -214,6 +219,7 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   studentsRoutes(api, areas.students);
   outboxRoutes(api, areas.outbox);
   auditRoutes(api, areas.audit);
+  staffRoutes(api, areas.staff);
   ordersRoutes(api, areas.orders);
   storageRoutes(api, areas.storage);
   analyticsRoutes(api, areas.analytics);

@@ -161,6 +161,32 @@ for (const engine of engines) {
       );
     });
 
+    test('in the admin too, only the owner changes roles or removes staff', async () => {
+      const colleague = await createUser(server, 'staff', 'Colleague Cole');
+      const other = await createUser(server, 'staff', 'Other Olga');
+      const asStaff = await signedInClient(server.url, colleague);
+      const tried = await fillIn(
+        asStaff,
+        `/admin/operations/removeStaff?id=${other.id}`,
+        '/admin/operations/removeStaff',
+        {},
+      );
+      assert.equal(tried.status, 403);
+      assert.match(tried.text, /Only the owner removes staff/);
+      const made = await fillIn(asStaff, `/admin/staff/${other.id}/edit`, `/admin/staff/${other.id}/edit`, {
+        role: 'owner',
+      });
+      assert.equal(made.status, 403);
+      assert.match(made.text, /Only the owner changes roles/);
+      const removed = await fillIn(
+        owner,
+        `/admin/operations/removeStaff?id=${other.id}`,
+        '/admin/operations/removeStaff',
+        {},
+      );
+      assert.equal(removed.status, 303);
+    });
+
     test('every write operation of the API has an admin screen', async () => {
       const writes = server.routes.filter(
         (r) => r.url.startsWith('/api/v1') && !['GET', 'HEAD'].includes(r.method) && r.config.binary !== true,
