@@ -69,6 +69,9 @@ import { postsStore } from './posts/store.ts';
 import { schoolRoutes } from './school/routes.ts';
 import { schoolService } from './school/service.ts';
 import { schoolStore } from './school/store.ts';
+import { securityRoutes } from './security/routes.ts';
+import { securityService } from './security/service.ts';
+import { securityStore } from './security/store.ts';
 import { staffRoutes } from './staff/routes.ts';
 import { staffService } from './staff/service.ts';
 import { staffStore } from './staff/store.ts';
@@ -154,6 +157,7 @@ export function buildAreas(
   const members = membersService({ ...deps, store: membersStore(), rule: memberships, access, people: students });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
   const audit = auditService({ ...deps, store: auditStore() });
+  const security = securityService({ ...deps, store: securityStore(), onAccessChange: deps.onAccessChange });
   const staff = staffService({ ...deps, store: staffStore(), mail: deps.mail, onAccessChange: deps.onAccessChange });
   const analytics = analyticsService({ ...deps, store: analyticsStore() });
   const coupons = couponsService({ ...deps, store: couponsStore() });
@@ -190,6 +194,7 @@ export function buildAreas(
     outbox,
     audit,
     staff,
+    security,
     analytics,
     membershipPlans,
     subscriptions,
@@ -220,6 +225,7 @@ export function registerAreaRoutes(api: FastifyInstance, areas: Areas) {
   outboxRoutes(api, areas.outbox);
   auditRoutes(api, areas.audit);
   staffRoutes(api, areas.staff);
+  securityRoutes(api, areas.security);
   ordersRoutes(api, areas.orders);
   storageRoutes(api, areas.storage);
   analyticsRoutes(api, areas.analytics);

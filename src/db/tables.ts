@@ -86,6 +86,18 @@ export type SchoolTable = {
   updated_at: Timestamp;
 };
 
+export type BlockedClientsTable = { client_id: string; blocked_at: Timestamp; blocked_by: string | null };
+
+export type SignInEventsTable = {
+  id: string;
+  at: Timestamp;
+  user_id: string | null;
+  email: string;
+  outcome: 'success' | 'wrong_password' | 'unknown_email' | 'suspended' | 'rate_limited';
+  ip: string | null;
+  user_agent: string | null;
+};
+
 export type AuditLogTable = {
   id: string;
   at: Timestamp;
@@ -636,6 +648,8 @@ export type Tables = {
   appearance: AppearanceTable;
   oauth_models: OauthModelsTable;
   audit_log: AuditLogTable;
+  blocked_clients: BlockedClientsTable;
+  sign_in_events: SignInEventsTable;
   users: UsersTable;
   sessions: SessionsTable;
   server_secrets: ServerSecretsTable;

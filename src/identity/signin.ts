@@ -1,7 +1,7 @@
 import type { SchoolStore } from '../areas/school/store.ts';
 import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
-import type { Db } from '../db/tables.ts';
+import type { Db, SignInEventsTable } from '../db/tables.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
@@ -32,8 +32,21 @@ export function signInService(deps: {
   const addressKey = (ip: string) => `signin:ip:${ip}`;
 
   return {
-    async signIn(input: { email: string; password: string; ip: string }): Promise<User> {
+    async signIn(input: { email: string; password: string; ip: string; userAgent?: string }): Promise<User> {
       const email = normalizeEmail(input.email);
+      const record = (outcome: SignInEventsTable['outcome'], userId: string | null) =>
+        db
+          .insertInto('sign_in_events')
+          .values({
+            id: newId('sie'),
+            at: clock.now().toISOString(),
+            user_id: userId,
+            email: email.slice(0, 254),
+            outcome,
+            ip: input.ip,
+            user_agent: input.userAgent?.slice(0, 300) ?? null,
+          })
+          .execute();
       const keys = [accountKey(email), addressKey(input.ip)];
       // Every attempt reserves a slot first (an atomic increment), so concurrent guesses are counted too; an attempt
       // that is refused or succeeds gives its slot back, so only failures add up.
@@ -41,12 +54,17 @@ export function signInService(deps: {
       if ((account?.count ?? 0) > deps.maxFailures || (address?.count ?? 0) > deps.maxFailures * 4) {
         await Promise.all(keys.map((key) => limiter.release(key)));
         const blocked = (account?.count ?? 0) > deps.maxFailures ? account : address;
+        await record('rate_limited', null);
         throw errors.rateLimited(blocked?.retryAfterSeconds ?? deps.windowSeconds);
       }
 
       const found = await users.findCredentialsByEmail(db, email);
       const ok = await verifyPassword(input.password, found?.password_hash ?? decoyPasswordHash);
-      if (!found || !ok || found.status !== 'active') throw new ApiError('access_denied', SIGNIN_FAILED);
+      if (!found || !ok || found.status !== 'active') {
+        await record(!found ? 'unknown_email' : !ok ? 'wrong_password' : 'suspended', found?.id ?? null);
+        throw new ApiError('access_denied', SIGNIN_FAILED);
+      }
+      await record('success', found.id);
       await Promise.all([limiter.reset(accountKey(email)), limiter.release(addressKey(input.ip))]);
       const { password_hash: _, ...user } = found;
       return user;

@@ -98,6 +98,14 @@ export function kyselyAdapterFactory(deps: {
     return {
       ...adapter,
       async find(id: string) {
+        // A client staff blocked is not found at all: it can neither authorize nor get tokens (invalid_client). Read
+        // every time, not cached, so a block takes effect at once on every instance.
+        const blocked = await db
+          .selectFrom('blocked_clients')
+          .select('client_id')
+          .where('client_id', '=', id)
+          .executeTakeFirst();
+        if (blocked) return undefined;
         const now = clock.now().getTime();
         const cached = clients.get(id);
         if (cached && cached.until > now) return cached.payload;

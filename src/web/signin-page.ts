@@ -60,6 +60,7 @@ export function registerSignInPages(
         email: parsed.value.email,
         password: parsed.value.password,
         ip: request.ip,
+        userAgent: request.headers['user-agent'],
       });
       await deps.browser.start(request, reply, user.id);
       return reply.redirect(returnTo, 303);

@@ -18,6 +18,7 @@ import { events } from './016_events.ts';
 import { forms } from './017_forms.ts';
 import { ordersByTime } from './018_orders_by_time.ts';
 import { auditLog } from './019_audit_log.ts';
+import { security } from './020_security.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '017_forms': forms,
   '018_orders_by_time': ordersByTime,
   '019_audit_log': auditLog,
+  '020_security': security,
 };
 
 export const migrationProvider: MigrationProvider = {

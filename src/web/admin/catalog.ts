@@ -312,11 +312,11 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   r({
     key: 'apps',
     label: 'Apps',
-    singular: 'app',
+    singular: 'oauth client',
     group: 'Security',
     list: 'listOAuthClients',
     get: 'getOAuthClient',
-    title: ['client_name', 'client_id'],
+    title: ['client_name', 'id'],
     columns: ['grants', 'last_used_at', 'blocked_at'],
   }),
   r({

@@ -2,6 +2,7 @@ import type { OperationTool } from '../../mcp/operation-tools.ts';
 
 const words = (name: string) =>
   name
+    .replace(/OAuth/g, 'Oauth')
     .replace(/([A-Z])/g, ' $1')
     .toLowerCase()
     .split(' ')

@@ -311,6 +311,19 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
         .map(
           (f) =>
             html`<section class="rendered"><h2>${labelOf(f)}, as the site shows it</h2>${markdownHtml(String(object[f]))}</section>`,
+        )}${Object.entries(object)
+        .filter(
+          ([, v]) => Array.isArray(v) && v.length > 0 && v.every((item) => typeof item === 'object' && item !== null),
+        )
+        .map(
+          ([key, v]) =>
+            html`<section><h2>${labelOf(key)}</h2>${rowsTable({
+              rows: v as Row[],
+              title: ['title', 'name', 'email', 'id'],
+              columns: Object.keys((v as Row[])[0] ?? {}).slice(0, 6),
+              href: () => undefined,
+              link,
+            })}</section>`,
         )}${lists}`;
       const named = resource.title.some((f) => typeof object[f] === 'string' || typeof object[f] === 'number');
       return page(request, reply, {
