@@ -422,6 +422,10 @@ export async function buildApp(deps: AppDeps) {
       app,
       internalCalls: internal,
       now: () => clock.now().getTime(),
+      facts: {
+        smtpHost: config.SMTP_URL ? new URL(config.SMTP_URL).hostname : undefined,
+        payments: config.PAYMENTS_PROVIDER,
+      },
     });
     registerCertificatePages(pages, {
       certificates: areas.certificates,

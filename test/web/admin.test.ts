@@ -187,6 +187,14 @@ for (const engine of engines) {
       assert.equal(removed.status, 303);
     });
 
+    test('e-mail and payments: how mail goes out, what waits in the outbox, who takes payments', async () => {
+      const page = await owner.get('/admin/delivery');
+      assert.equal(page.status, 200);
+      assert.match(page.text, /No SMTP server is configured/);
+      assert.match(page.text, /<dt>Held \(no SMTP\)<\/dt><dd>\d+<\/dd>/);
+      assert.match(page.text, /No payment provider/);
+    });
+
     test('every write operation of the API has an admin screen', async () => {
       const writes = server.routes.filter(
         (r) => r.url.startsWith('/api/v1') && !['GET', 'HEAD'].includes(r.method) && r.config.binary !== true,

@@ -340,6 +340,11 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   }),
 ];
 
+/** Screens of the menu that are not one resource's (they read several, or the server's own settings). */
+export const ADMIN_SCREENS: readonly { key: string; label: string; group: AdminGroup }[] = [
+  { key: 'delivery', label: 'E-mail and payments', group: 'Settings' },
+];
+
 export type OperationIndex = ReadonlyMap<string, OperationTool>;
 
 export const indexOperations = (tools: readonly OperationTool[]): OperationIndex =>

@@ -8,6 +8,7 @@ import type { PageWriter } from '../../page-context.ts';
 import { ownAsset, serveAssets } from '../own-assets.ts';
 import type { AdminDeps } from './admin-context.ts';
 import { registerCurriculumBuilder } from './curriculum-builder.ts';
+import { type DeliveryFacts, registerDeliveryPage } from './delivery-page.ts';
 import { registerEventAttendance } from './event-attendance.ts';
 import { registerFormExport } from './form-export.ts';
 import { registerLessonMedia } from './lesson-media.ts';
@@ -26,6 +27,7 @@ export function registerAdmin(
     app: FastifyInstance;
     internalCalls: InternalCalls;
     now: () => number;
+    facts: DeliveryFacts;
   },
 ): AdminDeps {
   const operations = indexOperations(deps.operations);
@@ -41,6 +43,7 @@ export function registerAdmin(
     assets,
   };
   registerOverviewPage(app, admin);
+  registerDeliveryPage(app, { ...admin, facts: deps.facts });
   registerMarkdownPreview(app);
   registerCurriculumBuilder(app, admin);
   registerEventAttendance(app, admin);

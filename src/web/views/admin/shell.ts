@@ -1,4 +1,4 @@
-import { ADMIN_GROUPS, type AdminResource } from '../../admin/catalog.ts';
+import { ADMIN_GROUPS, ADMIN_SCREENS, type AdminResource } from '../../admin/catalog.ts';
 import { html, type SafeHtml } from '../../html.ts';
 
 export type AdminNav = { resources: readonly AdminResource[]; current?: string };
@@ -11,7 +11,10 @@ export function adminShell(nav: AdminNav, body: SafeHtml, notice?: string): Safe
   const link = (key: string, label: string) =>
     html`<li><a href="/admin/${key}"${nav.current === key ? html` aria-current="page"` : ''}>${label}</a></li>`;
   const groups = ADMIN_GROUPS.map((group) => {
-    const items = nav.resources.filter((r) => r.group === group && !r.hidden);
+    const items = [
+      ...nav.resources.filter((r) => r.group === group && !r.hidden),
+      ...ADMIN_SCREENS.filter((screen) => screen.group === group),
+    ];
     return items.length
       ? html`<li><span class="admin-group">${group}</span><ul>${items.map((r) => link(r.key, r.label))}</ul></li>`
       : '';
