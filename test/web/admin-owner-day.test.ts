@@ -187,6 +187,12 @@ describe(`an owner's day in the admin (${engine})`, () => {
   test('changes the colours and the public site follows', async () => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Appearance' }).click();
     await field('Primary').fill('#8b1e3f');
+    const previewed = await page
+      .locator('.theme-preview a')
+      .first()
+      .evaluate((a) => (globalThis as unknown as BrowserWindow).getComputedStyle(a).color);
+    assert.equal(previewed, 'rgb(139, 30, 63)', 'the preview follows before saving');
+    await look('appearance-preview');
     await page.getByRole('button', { name: 'Save changes' }).click();
     assert.match((await notice()) ?? '', /Done/);
     await page.goto(`${server.url}/courses`);

@@ -27,6 +27,8 @@ export type AdminResource = {
   hidden?: boolean;
   /** The name of the create button and form, when "New <singular>" says it badly ("Invite a student"). */
   createLabel?: string;
+  /** Shown beside the edit form: a sample of the public site in the look being edited (appearance). */
+  preview?: 'theme';
   /** Fields written in Markdown, shown on the object's page as the site renders them. */
   markdown?: readonly string[];
   /** Dedicated screens of one object, under its address (`/admin/<key>/<id>/<path>`), linked from its page. */
@@ -271,6 +273,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     group: 'Settings',
     get: 'getAppearance',
     update: 'updateAppearance',
+    preview: 'theme',
     title: [],
     columns: [],
   }),

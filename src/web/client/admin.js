@@ -192,3 +192,31 @@ function mediaUploads() {
 }
 
 mediaUploads();
+
+/**
+ * The appearance form's live preview: as a colour or font box changes, the sample of the site takes the value as
+ * the theme's custom property, before anything is saved.
+ */
+function themePreview() {
+  const sample = document.querySelector('[data-theme-preview] .sample');
+  if (!sample) return;
+  const properties = {
+    'colors.primary': '--primary',
+    'colors.accent': '--accent',
+    'colors.background': '--background',
+    'colors.text': '--text',
+    'fonts.heading': '--heading-font',
+    'fonts.body': '--body-font',
+  };
+  for (const [name, property] of Object.entries(properties)) {
+    const input = document.querySelector(`[name="${name}"]`);
+    if (!input) continue;
+    const apply = () => {
+      if (input.value) sample.style.setProperty(property, input.value);
+    };
+    input.addEventListener('input', apply);
+    apply();
+  }
+}
+
+themePreview();

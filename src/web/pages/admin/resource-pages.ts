@@ -7,6 +7,7 @@ import { type FormField, formFields, labelOf } from '../../admin/schema-fields.t
 import { html, type SafeHtml } from '../../html.ts';
 import { schemaForm } from '../../views/admin/forms.ts';
 import { type ActionButton, actionBar, listHeader, objectFacts, rowsTable } from '../../views/admin/screens.ts';
+import { themePreview } from '../../views/admin/theme-preview.ts';
 import { rowName } from '../../views/admin/values.ts';
 import { markdownHtml } from '../../views/markdown.ts';
 import {
@@ -192,13 +193,14 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
           submit: 'Save changes',
         })
       : objectFacts(current.body, link);
+    const preview = resource.preview === 'theme' ? themePreview() : '';
     const title = id ? `Edit ${resource.singular}` : resource.label;
     return page(request, reply, {
       title,
       current: resource.key,
       status: refused?.status,
       notice: noticeOf(request),
-      body: html`${id ? html`<p><a href="/admin/${resource.key}/${encodeURIComponent(id)}">Back to the ${resource.singular}</a></p>` : ''}${form}`,
+      body: html`${id ? html`<p><a href="/admin/${resource.key}/${encodeURIComponent(id)}">Back to the ${resource.singular}</a></p>` : ''}${preview}${form}`,
     });
   }
 
