@@ -195,6 +195,28 @@ for (const engine of engines) {
       assert.match(page.text, /No payment provider/);
     });
 
+    test('bulk coupon codes: made from the admin, listed on their batch page and downloaded as CSV', async () => {
+      assert.match((await owner.get('/admin/coupons')).text, /Create codes in bulk/);
+      const made = await fillIn(owner, '/admin/operations/bulkCreateCoupons', '/admin/operations/bulkCreateCoupons', {
+        prefix: 'spring',
+        count: '3',
+        percent_off: '15',
+      });
+      assert.equal(made.status, 303, /role="alert">(.*?)<\/div>/s.exec(made.text)?.[1]);
+      assert.match(made.location ?? '', /^\/admin\/coupons\/batches\/SPRING\?notice=bulkCreateCoupons$/);
+      const batch = await owner.get(made.location ?? '');
+      assert.match(batch.text, /3 codes in the batch SPRING/);
+      const csv = await owner.get('/admin/coupons/batches/SPRING/codes.csv');
+      assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);
+      const lines = csv.text.trim().split('\r\n');
+      assert.equal(lines[0], 'code,percent_off,amount_off,expires_at,max_redemptions');
+      assert.equal(lines.length, 4);
+      assert.ok(
+        lines.slice(1).every((l) => /^SPRING-[A-Z0-9]{8},15,,,$/.test(l)),
+        lines.join('|'),
+      );
+    });
+
     test('every write operation of the API has an admin screen', async () => {
       const writes = server.routes.filter(
         (r) => r.url.startsWith('/api/v1') && !['GET', 'HEAD'].includes(r.method) && r.config.binary !== true,

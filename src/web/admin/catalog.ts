@@ -25,6 +25,8 @@ export type AdminResource = {
   prefix?: string;
   /** Reached from another resource (a course's sections), not from the menu. */
   hidden?: boolean;
+  /** More ways to add to the list than its create form (a coupon batch, a CSV import): links on the list page. */
+  adds?: readonly { href: string; label: string }[];
   /** The name of the create button and form, when "New <singular>" says it badly ("Invite a student"). */
   createLabel?: string;
   /** Shown beside the edit form: a sample of the public site in the look being edited (appearance). */
@@ -149,8 +151,9 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     create: 'createCoupon',
     update: 'updateCoupon',
     title: ['code'],
-    columns: ['status', 'percent_off', 'amount_off', 'times_redeemed', 'expires_at'],
+    columns: ['state', 'percent_off', 'amount_off', 'times_redeemed', 'expires_at'],
     prefix: 'cpn',
+    adds: [{ href: '/admin/operations/bulkCreateCoupons?return_to=%2Fadmin%2Fcoupons', label: 'Create codes in bulk' }],
   }),
   r({
     key: 'plans',

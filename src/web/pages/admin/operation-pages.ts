@@ -20,6 +20,12 @@ import {
 import { choicesFor } from './choices.ts';
 import { bodyFields } from './resource-pages.ts';
 
+/** Where an operation's answer is best seen, when it is not where the person came from (a new batch's codes). */
+const AFTER: Record<string, (answer: Record<string, unknown>) => string | undefined> = {
+  bulkCreateCoupons: (answer) =>
+    typeof answer.batch === 'string' ? `/admin/coupons/batches/${encodeURIComponent(answer.batch)}` : undefined,
+};
+
 type Refused = { posted: PostedForm; message: string | undefined; problems: FieldProblem[]; status: number };
 
 /** The write operations the admin runs through its one operation screen (all of them; see the coverage test). */
@@ -120,6 +126,8 @@ export function registerOperationPages(app: FastifyInstance, deps: AdminDeps) {
       const answer = await deps.call(request, tool.name, { ...args, ...body });
       if (answer.status >= 300)
         return screen(request, reply, tool, given, { posted, ...refusal(answer), status: answer.status });
+      const made = AFTER[tool.name]?.(answer.body);
+      if (made) return reply.redirect(`${made}?notice=${tool.name}`, 303);
       const back = adminReturn(given.return_to, '/admin');
       return reply.redirect(`${back}${back.includes('?') ? '&' : '?'}notice=${tool.name}`, 303);
     },

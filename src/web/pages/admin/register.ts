@@ -7,6 +7,7 @@ import { indexOperations } from '../../admin/catalog.ts';
 import type { PageWriter } from '../../page-context.ts';
 import { ownAsset, serveAssets } from '../own-assets.ts';
 import type { AdminDeps } from './admin-context.ts';
+import { registerCouponBatches } from './coupon-batches.ts';
 import { registerCurriculumBuilder } from './curriculum-builder.ts';
 import { type DeliveryFacts, registerDeliveryPage } from './delivery-page.ts';
 import { registerEventAttendance } from './event-attendance.ts';
@@ -43,6 +44,7 @@ export function registerAdmin(
     assets,
   };
   registerOverviewPage(app, admin);
+  registerCouponBatches(app, admin);
   registerDeliveryPage(app, { ...admin, facts: deps.facts });
   registerMarkdownPreview(app);
   registerCurriculumBuilder(app, admin);

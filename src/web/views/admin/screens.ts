@@ -57,7 +57,13 @@ export function actionBar(actions: ActionButton[], csrf: string, returnTo: strin
 }
 
 export function listHeader(resource: AdminResource, canCreate: boolean): SafeHtml {
-  return canCreate
-    ? html`<p><a class="button" href="/admin/${resource.key}/new">${resource.createLabel ?? `New ${resource.singular}`}</a></p>`
+  const links = [
+    ...(canCreate
+      ? [{ href: `/admin/${resource.key}/new`, label: resource.createLabel ?? `New ${resource.singular}` }]
+      : []),
+    ...(resource.adds ?? []),
+  ];
+  return links.length
+    ? html`<ul class="actions">${links.map((l, i) => html`<li><a class="button${i ? ' secondary' : ''}" href="${l.href}">${l.label}</a></li>`)}</ul>`
     : html``;
 }
