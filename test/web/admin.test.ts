@@ -217,6 +217,32 @@ for (const engine of engines) {
       );
     });
 
+    test('students import from CSV: refused text is explained; the job is followed to a report per row', async () => {
+      const api = apiClient(server.url, await tokenFor(server, OWNER, 'courses:write'));
+      const course = await api.post<{ id: string; slug: string }>('/api/v1/courses', { title: 'Kiln safety' });
+      assert.equal((await api.post(`/api/v1/courses/${course.body.id}/publish`)).status, 200);
+      assert.match((await owner.get('/admin/students')).text, /href="\/admin\/students\/import"/);
+      const noHeader = await fillIn(owner, '/admin/students/import', '/admin/students/import', { csv: 'name\nAnn\n' });
+      assert.equal(noHeader.status, 400);
+      assert.match(noHeader.text, /must name an &quot;email&quot; column/);
+      const started = await fillIn(owner, '/admin/students/import', '/admin/students/import', {
+        csv: `email,name,course\nann@school.test,Ann Import,${course.body.slug}\nnot-an-address,Bad Row,\nbob@school.test,Bob Import,Kiln safety\n`,
+        course: course.body.id,
+      });
+      assert.equal(started.status, 303, /role="alert">(.*?)<\/div>/s.exec(started.text)?.[1]);
+      const progress = await owner.get(started.location ?? '');
+      assert.match(progress.text, /<progress id="import-progress" max="3" value="0"/);
+      assert.match(progress.text, /<meta http-equiv="refresh" content="2">/, 'the page follows the job by itself');
+      await server.services.jobs.runDue();
+      const done = await owner.get(started.location ?? '');
+      assert.match(done.text, /Finished: 3 of 3 rows/);
+      assert.doesNotMatch(done.text, /http-equiv="refresh"/);
+      assert.match(done.text, /2 enrolled · 1 invalid/);
+      const report = await owner.get(`${started.location}/report.csv`);
+      assert.match(report.text, /^row,outcome,student_id,reason\r\n2,enrolled,usr_/);
+      assert.match(report.text, /3,invalid,,/);
+    });
+
     test('every write operation of the API has an admin screen', async () => {
       const writes = server.routes.filter(
         (r) => r.url.startsWith('/api/v1') && !['GET', 'HEAD'].includes(r.method) && r.config.binary !== true,

@@ -106,6 +106,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     columns: ['email', 'status', 'created_at'],
     prefix: 'usr',
     createLabel: 'Invite a student',
+    adds: [{ href: '/admin/students/import', label: 'Import from CSV' }],
   }),
   r({
     key: 'members',

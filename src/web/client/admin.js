@@ -220,3 +220,18 @@ function themePreview() {
 }
 
 themePreview();
+
+/** The CSV import's file box: the chosen file's text goes into the rows box, to be checked before it is sent. */
+function csvImport() {
+  for (const form of document.querySelectorAll('[data-csv-import]')) {
+    const file = form.querySelector('input[type="file"]');
+    const box = form.querySelector('textarea[name="csv"]');
+    if (!file || !box) continue;
+    file.addEventListener('change', async () => {
+      const chosen = file.files?.[0];
+      if (chosen) box.value = await chosen.text();
+    });
+  }
+}
+
+csvImport();

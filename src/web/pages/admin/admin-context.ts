@@ -44,7 +44,15 @@ export function adminPage(deps: AdminDeps) {
   return async (
     request: FastifyRequest,
     reply: FastifyReply,
-    opts: { title: string; body: SafeHtml; current?: string; notice?: string; status?: number },
+    opts: {
+      title: string;
+      body: SafeHtml;
+      current?: string;
+      notice?: string;
+      status?: number;
+      /** Reload the page after this many seconds (a job's progress, followed without a script). */
+      refresh?: number;
+    },
   ) =>
     reply
       .code(opts.status ?? 200)
@@ -55,7 +63,10 @@ export function adminPage(deps: AdminDeps) {
           request,
           opts.title,
           adminShell({ resources: availableResources(deps.operations), current: opts.current }, opts.body, opts.notice),
-          { head, path: request.url },
+          {
+            head: opts.refresh ? html`${head}<meta http-equiv="refresh" content="${String(opts.refresh)}">` : head,
+            path: request.url,
+          },
         ),
       );
 }

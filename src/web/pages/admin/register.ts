@@ -17,6 +17,7 @@ import { registerOperationPages } from './operation-pages.ts';
 import { registerOverviewPage } from './overview-page.ts';
 import { registerMarkdownPreview } from './preview.ts';
 import { registerResourcePages } from './resource-pages.ts';
+import { registerStudentsImport } from './students-import.ts';
 
 /** The owner's admin at /admin: every screen calls the API's own operations as the signed-in staff member. */
 export function registerAdmin(
@@ -44,6 +45,7 @@ export function registerAdmin(
     assets,
   };
   registerOverviewPage(app, admin);
+  registerStudentsImport(app, admin);
   registerCouponBatches(app, admin);
   registerDeliveryPage(app, { ...admin, facts: deps.facts });
   registerMarkdownPreview(app);
