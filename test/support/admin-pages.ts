@@ -16,6 +16,10 @@ export async function adminScreens(client: WebClient): Promise<string[]> {
     const links = [...page.text.matchAll(/href="([^"]+)"/g)].map((m) => (m[1] as string).replace(/&amp;/g, '&'));
     const first = links.find((href) => new RegExp(`^/admin/${key}/[a-z]+_`).test(href));
     if (links.includes(`/admin/${key}/new`)) screens.add(`/admin/${key}/new`);
+    // The list's other ways to add (a CSV import, a bulk form).
+    for (const href of links)
+      if (href.startsWith(`/admin/${key}/`) && !/[a-z]+_[0-9a-z]{26}/.test(href)) screens.add(href);
+    for (const href of links) if (href.startsWith('/admin/operations/')) screens.add(href);
     if (!first) continue;
     screens.add(first);
     const object = await client.get(first);
