@@ -408,7 +408,7 @@ export async function buildApp(deps: AppDeps) {
       schoolName,
     });
     registerLearnPages(pages, { areas, render });
-    registerDashboardPage(pages, { analytics: areas.analytics, school: areas.school, write });
+    const dashboard = registerDashboardPage(pages, { analytics: areas.analytics, school: areas.school, write });
     registerCheckoutPages(pages, {
       areas,
       render,
@@ -422,6 +422,7 @@ export async function buildApp(deps: AppDeps) {
       app,
       internalCalls: internal,
       now: () => clock.now().getTime(),
+      dashboard,
       facts: {
         smtpHost: config.SMTP_URL ? new URL(config.SMTP_URL).hostname : undefined,
         payments: config.PAYMENTS_PROVIDER,

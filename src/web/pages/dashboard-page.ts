@@ -14,11 +14,12 @@ import type { Metric, Series } from '../../areas/analytics/schema.ts';
 import type { AnalyticsService } from '../../areas/analytics/service.ts';
 import type { Areas } from '../../areas/index.ts';
 import { isStaff } from '../../http/principal.ts';
-import { html } from '../html.ts';
+import { html, type SafeHtml } from '../html.ts';
 import type { PageWriter } from '../page-context.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import {
   DASHBOARD_RANGES,
+  type DashboardData,
   type DashboardRange,
   dashboardMetrics,
   dashboardPath,
@@ -69,6 +70,10 @@ export function registerDashboardPage(
   const style = ownAsset('dashboard.css', 'text/css; charset=utf-8');
   const chart = chartJs();
   serveAssets(app, [script, style, chart]);
+  /** The charts' markup followed by the scripts that draw them (served by the school). */
+  const withCharts = (body: SafeHtml) => html`${body}
+<script src="${chart.href}"></script>
+<script src="${script.href}"></script>`;
 
   app.get<{ Querystring: Record<string, unknown> }>(
     '/dashboard',
@@ -103,13 +108,18 @@ export function registerDashboardPage(
             : `A series by day covers at most ${MAX_BUCKETS.day} days, so this range is shown by week.`,
       });
       const head = html`<link rel="stylesheet" href="${style.href}">`;
-      const page = html`${body}
-<script src="${chart.href}"></script>
-<script src="${script.href}"></script>`;
+      const page = withCharts(body);
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
         .send(await deps.write(request, 'Dashboard', page, { head, path: dashboardPath(interval, range) }));
     },
   );
+
+  return {
+    /** The stylesheet the charts need in <head>. */
+    style: style.href,
+    /** The charts of `data`, drawn by the dashboard's own script: for other pages (the admin's overview). */
+    charts: (data: DashboardData) => withCharts(dashboardView(data)),
+  };
 }

@@ -52,6 +52,8 @@ export function adminPage(deps: AdminDeps) {
       status?: number;
       /** Reload the page after this many seconds (a job's progress, followed without a script). */
       refresh?: number;
+      /** More for <head> (a screen's own stylesheet). */
+      head?: SafeHtml;
     },
   ) =>
     reply
@@ -64,7 +66,9 @@ export function adminPage(deps: AdminDeps) {
           opts.title,
           adminShell({ resources: availableResources(deps.operations), current: opts.current }, opts.body, opts.notice),
           {
-            head: opts.refresh ? html`${head}<meta http-equiv="refresh" content="${String(opts.refresh)}">` : head,
+            head: html`${head}${opts.head ?? ''}${
+              opts.refresh ? html`<meta http-equiv="refresh" content="${String(opts.refresh)}">` : ''
+            }`,
             path: request.url,
           },
         ),

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Metric, Series } from '../../../areas/analytics/schema.ts';
 import { majorUnits } from '../../admin/form-values.ts';
 import { html, type SafeHtml } from '../../html.ts';
 import { rowsTable } from '../../views/admin/screens.ts';
+import { type DashboardData, dashboardMetrics } from '../../views/dashboard.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminLink, adminPage, doneNotice } from './admin-context.ts';
 
 type Row = Record<string, unknown>;
@@ -12,9 +14,11 @@ const RECENT = 5;
 /**
  * The admin's first screen: the last 30 days in figures, then what just happened — orders, students, form
  * submissions — and the events coming up, each block read through the API's own operations and linked to its list.
- * The charts are the dashboard's (/dashboard).
+ * The charts are drawn as on /dashboard (its range and interval links lead there).
  */
-export function registerOverviewPage(app: FastifyInstance, deps: AdminDeps) {
+export type DashboardCharts = { style: string; charts: (data: DashboardData) => SafeHtml };
+
+export function registerOverviewPage(app: FastifyInstance, deps: AdminDeps & { dashboard: DashboardCharts }) {
   const page = adminPage(deps);
   const link = adminLink(deps.operations);
 
@@ -52,6 +56,18 @@ export function registerOverviewPage(app: FastifyInstance, deps: AdminDeps) {
     const [enrollments, completions, revenue, newMembers] = await Promise.all(
       ['enrollments', 'completions', 'revenue', 'new_members'].map((m) => figure(request, m)),
     );
+    const [school, ...series] = await Promise.all([
+      deps.call(request, 'getSchool', {}),
+      ...dashboardMetrics().map((metric) => deps.call(request, 'getAnalyticsSeries', { metric })),
+    ]);
+    const charts = series.every((s) => s.status === 200)
+      ? deps.dashboard.charts({
+          interval: 'day',
+          range: '30d',
+          locale: String(school.body.locale ?? 'en'),
+          series: new Map(series.map((s) => [s.body.metric as Metric, s.body as unknown as Series])),
+        })
+      : html``;
     const [orders, students, events, forms] = await Promise.all([
       rows(request, 'listOrders', { limit: RECENT }),
       rows(request, 'listStudents', { limit: RECENT }),
@@ -64,7 +80,8 @@ export function registerOverviewPage(app: FastifyInstance, deps: AdminDeps) {
 <div><dt>Completions</dt><dd>${completions}</dd></div>
 <div><dt>Revenue</dt><dd>${revenue}</dd></div>
 <div><dt>New members</dt><dd>${newMembers}</dd></div>
-</dl><p><a href="/dashboard">Charts on the dashboard</a></p></section>
+</dl></section>
+${charts}
 <div class="overview">
 ${block(
   'Orders',
@@ -111,6 +128,11 @@ ${block(
   }),
 )}
 </div>`;
-    return page(request, reply, { title: 'Overview', body, notice: doneNotice(deps, request) });
+    return page(request, reply, {
+      title: 'Overview',
+      body,
+      notice: doneNotice(deps, request),
+      head: html`<link rel="stylesheet" href="${deps.dashboard.style}">`,
+    });
   });
 }

@@ -14,7 +14,7 @@ import { registerEventAttendance } from './event-attendance.ts';
 import { registerFormExport } from './form-export.ts';
 import { registerLessonMedia } from './lesson-media.ts';
 import { registerOperationPages } from './operation-pages.ts';
-import { registerOverviewPage } from './overview-page.ts';
+import { type DashboardCharts, registerOverviewPage } from './overview-page.ts';
 import { registerMarkdownPreview } from './preview.ts';
 import { registerResourcePages } from './resource-pages.ts';
 import { registerStudentsImport } from './students-import.ts';
@@ -30,6 +30,8 @@ export function registerAdmin(
     internalCalls: InternalCalls;
     now: () => number;
     facts: DeliveryFacts;
+    /** The analytics charts, drawn as on /dashboard. */
+    dashboard: DashboardCharts;
   },
 ): AdminDeps {
   const operations = indexOperations(deps.operations);
@@ -44,7 +46,7 @@ export function registerAdmin(
     write: deps.write,
     assets,
   };
-  registerOverviewPage(app, admin);
+  registerOverviewPage(app, { ...admin, dashboard: deps.dashboard });
   registerStudentsImport(app, admin);
   registerCouponBatches(app, admin);
   registerDeliveryPage(app, { ...admin, facts: deps.facts });
