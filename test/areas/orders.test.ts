@@ -258,6 +258,18 @@ for (const engine of engines) {
       assert.equal(part.status, 202);
       assert.equal(part.body.status, 'partially_refunded', 'the test provider applies it at once');
       assert.equal(part.body.refunded_amount.amount, 500);
+      const moved = await otherApi.get<{ data: { kind: string; amount: Money }[] }>(
+        `/api/v1/orders/${pending.order.id}/payments`,
+      );
+      assert.equal(moved.status, 200, 'the buyer reads the payments of their own order');
+      assert.deepEqual(
+        moved.body.data.map((p) => [p.kind, p.amount.amount]),
+        [
+          ['charge', 2500],
+          ['refund', 500],
+        ],
+      );
+      assert.equal((await buyerApi.get(`/api/v1/orders/${pending.order.id}/payments`)).status, 404, "not another's");
       const readOnly = await staff.post(`/api/v1/orders/${pending.order.id}/refund`, {});
       assert.equal(readOnly.status, 403, 'a token without school:write');
       const studentToken = apiClient(server.url, await tokenFor(server, other, 'orders:read school:write'));

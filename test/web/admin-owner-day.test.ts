@@ -154,6 +154,11 @@ describe(`an owner's day in the admin (${engine})`, () => {
     await page.getByRole('button', { name: /refund/i }).click();
     assert.match((await notice()) ?? '', /Done/);
     assert.match((await page.locator('main').textContent()) ?? '', /partially_refunded/);
+    assert.match(
+      (await page.locator('main').textContent()) ?? '',
+      /Payments[\s\S]*charge[\s\S]*refund/,
+      "the order's payments",
+    );
   });
 
   test('hides a rude comment, and the post no longer shows it', async () => {

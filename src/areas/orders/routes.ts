@@ -10,6 +10,7 @@ import {
   OrderIdParams,
   OrderListQuery,
   OrderPage,
+  OrderPayments,
   RefundRequest,
 } from './schema.ts';
 import type { OrdersService } from './service.ts';
@@ -72,6 +73,18 @@ export function ordersRoutes(fastify: FastifyInstance, service: OrdersService) {
       response: { 201: CheckoutStarted, ...errorResponses(400, 401, 403, 404, 409, 503) },
     },
     handler: async (request, reply) => reply.code(201).send(await service.start(request.principal, request.body)),
+  });
+
+  app.get('/api/v1/orders/:id/payments', {
+    config: read,
+    schema: {
+      operationId: 'listOrderPayments',
+      tags,
+      summary: "List an order's payments: the charges and refunds, oldest first",
+      params: OrderIdParams,
+      response: { 200: OrderPayments, ...errorResponses(401, 403, 404) },
+    },
+    handler: async (request) => service.payments(request.principal, request.params.id),
   });
 
   app.post('/api/v1/orders/:id/refund', {

@@ -82,6 +82,22 @@ export const OrderPage = Page(Order);
 
 export const OrderIdParams = Type.Object({ id: Id('ord') }, { additionalProperties: false });
 
+export const OrderPayments = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      kind: Type.Union([Type.Literal('charge'), Type.Literal('refund')]),
+      amount: Money,
+      provider: Type.String(),
+      provider_ref: Type.Union([Type.String(), Type.Null()], {
+        description: "The provider's reference of the movement",
+      }),
+      created_at: Timestamp,
+    }),
+    { description: 'Charges and refunds, oldest first' },
+  ),
+});
+
 export const RefundRequest = Type.Object(
   {
     amount: Type.Optional(

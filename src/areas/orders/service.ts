@@ -79,6 +79,21 @@ export function ordersService(
     takesPayments: checkout.takesPayments,
     list: reader.list,
     get: (principal: Principal, id: string) => reader.read(db, principal, id),
+    /** The money that moved for an order the principal may see: charges and refunds, oldest first. */
+    async payments(principal: Principal, id: string) {
+      await reader.read(db, principal, id);
+      const rows = await store.paymentsOf(db, id);
+      return {
+        data: rows.map((row) => ({
+          id: row.id,
+          kind: row.kind,
+          amount: { amount: Number(row.amount), currency: row.currency },
+          provider: row.provider,
+          provider_ref: row.provider_ref,
+          created_at: row.created_at,
+        })),
+      };
+    },
     start: checkout.start,
     async quote(principal: Principal, query: CheckoutQuoteQuery): Promise<CheckoutQuote> {
       const q = await checkout.quote(principal, { type: query.type, key: query.key }, query.coupon_code);

@@ -4,6 +4,14 @@ import { addToRevenueRollup } from '../analytics/revenue-rollup.ts';
 
 export function ordersStore() {
   return {
+    paymentsOf: (ex: Executor, orderId: string) =>
+      ex
+        .selectFrom('payments')
+        .selectAll()
+        .where('order_id', '=', orderId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
     /**
      * The next order number, taken in the caller's transaction: the counter row's update holds its lock (PostgreSQL)
      * or the one writer (SQLite) until the order commits, so numbers are sequential and never reused.
