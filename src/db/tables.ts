@@ -139,6 +139,8 @@ export type IdempotencyKeysTable = {
   request_hash: string;
   status: number;
   response: string;
+  /** 1 while the answer is provisional: a provider call follows the write, and its answer replaces this one. */
+  pending: Flag;
   created_at: Timestamp;
 };
 
@@ -391,6 +393,8 @@ export type MembershipPlansTable = {
   benefits: string;
   visibility: 'public' | 'hidden';
   status: 'active' | 'archived';
+  /** 1: every published course (public or unlisted) is included, present and future, besides plan_courses. */
+  includes_all_courses?: Flag;
   archived_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -519,6 +523,19 @@ export type PaymentsTable = {
   provider_ref: string | null;
   created_at: Timestamp;
 };
+/** A refund staff asked for: counted against what is left to refund while pending, until reported or refused. */
+export type RefundRequestsTable = {
+  id: string;
+  order_id: string;
+  amount: number;
+  currency: string;
+  status: 'pending' | 'applied' | 'failed';
+  /** The provider's reference of the refund, once it answered. */
+  provider_ref: string | null;
+  requested_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
 export type SubscriptionsTable = {
   id: string;
   user_id: string;
@@ -622,6 +639,7 @@ export type Tables = {
   orders: OrdersTable;
   order_items: OrderItemsTable;
   payments: PaymentsTable;
+  refund_requests: RefundRequestsTable;
   subscriptions: SubscriptionsTable;
   members: MembersTable;
   payment_events: PaymentEventsTable;

@@ -8,6 +8,19 @@ import type { Db, Executor } from './tables.ts';
 export type AlsoWrite = (trx: Executor, created: unknown, outcome?: WriteOutcome) => Promise<void>;
 
 /**
+ * An Idempotency-Key on a write that a provider call follows (a checkout, a refund): the key is committed with the
+ * write and a provisional answer (`open`, in the write's transaction), the provider's answer replaces it (`settle`),
+ * and a provider that refused leaves no key behind (`drop`), so a retry runs afresh.
+ */
+export type KeyedCall = {
+  /** The final answer, when no provider call follows after all (a free checkout). */
+  record: AlsoWrite;
+  open: AlsoWrite;
+  settle: (final: unknown) => Promise<void>;
+  drop: () => Promise<void>;
+};
+
+/**
  * What a write did, when it is not a plain create: an upsert that found the row (`existing`), or work accepted to be
  * done later (`accepted`). The Idempotency-Key's recorded answer says the same (200 and 202 instead of 201).
  */

@@ -6,6 +6,19 @@ import { SCOPES } from '../security/scopes.ts';
 import { sendDocument } from './conditional.ts';
 import { type GeneratedDocument, strongEtag } from './documents.ts';
 
+const IDEMPOTENCY_HEADER = {
+  type: 'object',
+  properties: {
+    'idempotency-key': {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'A key of your choosing (1–255 visible ASCII characters), kept 24 hours: the same key with the same request replays the first answer (marked Idempotent-Replayed: true) instead of doing it again; with another request it is a 409.',
+    },
+  },
+};
+
 /**
  * OpenAPI 3.0, generated from the live route schemas by @fastify/swagger. Every API operation carries the oauth2
  * security requirement of its declared scope (and an empty alternative when anonymous callers get the public view);
@@ -43,14 +56,24 @@ export async function registerOpenApi(
       },
     },
     transform: ({ schema, url, route }) => {
-      const config = (route.config ?? {}) as { scope?: string; anonymous?: boolean; binary?: boolean };
+      const config = (route.config ?? {}) as {
+        scope?: string;
+        anonymous?: boolean;
+        binary?: boolean;
+        idempotent?: boolean;
+      };
       if (!url.startsWith('/api/v1') || !config.scope) return { schema: { ...schema, hide: true }, url };
       const security = [{ oauth2: [config.scope] }, ...(config.anonymous ? [{}] : [])];
       // A raw-bytes route has no body schema (nothing parses it); the document still says what it takes.
       const raw: object = config.binary
         ? { consumes: ['application/octet-stream'], body: { type: 'string', format: 'binary' } }
         : {};
-      return { schema: { ...schema, ...raw, security, 'x-required-scope': config.scope } as typeof schema, url };
+      // The header is read by the idempotency hook, not validated by the route, so only the document declares it.
+      const keyed: object = config.idempotent ? { headers: IDEMPOTENCY_HEADER } : {};
+      return {
+        schema: { ...schema, ...raw, ...keyed, security, 'x-required-scope': config.scope } as typeof schema,
+        url,
+      };
     },
   });
   // The routes are fixed once the app is ready, so the document and its ETag are made once (the CLI revalidates).

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Clock } from '../db/clock.ts';
 import type { Db, Executor, IdempotencyKeysTable } from '../db/tables.ts';
-import type { AlsoWrite, WriteOutcome } from '../db/write-hook.ts';
+import type { AlsoWrite, KeyedCall, WriteOutcome } from '../db/write-hook.ts';
 import { sendError } from './error-handler.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, errors } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,7 +13,7 @@ declare module 'fastify' {
      * transaction that creates the resource, so the key and its answer are committed with the write or not at all.
      */
     idempotency:
-      | {
+      | (KeyedCall & {
           record: AlsoWrite;
           /** The key's committed record, if a request committed it (this one, or a parallel one that won). */
           winner: () => Promise<IdempotencyKeysTable | undefined>;
@@ -21,7 +21,7 @@ declare module 'fastify' {
           hash: string;
           /** The response `record` committed, already serialized: sent as it is. */
           response?: string;
-        }
+        })
       | undefined;
   }
 }
@@ -30,12 +30,20 @@ const OUTCOME_STATUS: Record<WriteOutcome, number> = { created: 201, existing: 2
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const TTL_MS = 24 * 3_600_000;
+/**
+ * How long a provisional answer (a provider call still under way) makes copies wait. Past it the call is taken to
+ * have died with its process, and the answer committed with the write is replayed as it stands.
+ */
+const PENDING_MS = 60_000;
 
 /** Thrown inside the creating transaction when another request committed the same key first: roll back, then answer as it did. */
 class KeyTaken extends Error {}
 
 const mismatch = () =>
   new ApiError('conflict', 'This Idempotency-Key was already used with a different request; use a new key.');
+
+const stillRunning = () =>
+  errors.conflict('A request with this Idempotency-Key is still being processed; retry it in a moment.');
 
 const replay = (reply: FastifyReply, stored: IdempotencyKeysTable) =>
   reply
@@ -61,6 +69,14 @@ const replay = (reply: FastifyReply, stored: IdempotencyKeysTable) =>
 export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }) {
   app.decorateRequest('idempotency', undefined);
 
+  /** The answer to a copy of a request whose key is stored: a replay, a 409 for another request, or "retry soon". */
+  const answerFrom = (request: FastifyRequest, reply: FastifyReply, stored: IdempotencyKeysTable, hash: string) => {
+    if (stored.request_hash !== hash) return sendError(request, reply, mismatch());
+    const running =
+      Number(stored.pending) === 1 && Date.parse(stored.created_at) > deps.clock.now().getTime() - PENDING_MS;
+    return running ? sendError(request, reply, stillRunning()) : replay(reply, stored);
+  };
+
   const find = (ex: Executor, owner: string, key: string) =>
     ex.selectFrom('idempotency_keys').selectAll().where('owner', '=', owner).where('key', '=', key).executeTakeFirst();
 
@@ -81,10 +97,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
         // fail on its own terms (the slug it just took, say). Answer as it did, or 409 if it was another request.
         const idempotency = request.idempotency;
         const winner = await idempotency?.winner();
-        if (winner)
-          return winner.request_hash === idempotency?.hash
-            ? replay(reply, winner)
-            : sendError(request, reply, mismatch());
+        if (winner) return answerFrom(request, reply, winner, idempotency?.hash ?? '');
         throw error;
       }
     };
@@ -113,22 +126,34 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
       .where('created_at', '<=', new Date(now.getTime() - TTL_MS).toISOString())
       .execute();
     const stored = await find(deps.db, owner, key);
-    if (stored) return stored.request_hash === hash ? replay(reply, stored) : sendError(request, reply, mismatch());
+    if (stored) return answerFrom(request, reply, stored, hash);
 
+    const write = async (trx: Executor, created: unknown, outcome: WriteOutcome, pending: 0 | 1) => {
+      const status = OUTCOME_STATUS[outcome];
+      reply.code(status);
+      const response = String(reply.serialize(created));
+      const inserted = await trx
+        .insertInto('idempotency_keys')
+        .values({ owner, key, route, request_hash: hash, status, response, pending, created_at: now.toISOString() })
+        .onConflict((oc) => oc.columns(['owner', 'key']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new KeyTaken();
+      idempotency.response = response;
+    };
+    const mine = () => deps.db.updateTable('idempotency_keys').where('owner', '=', owner).where('key', '=', key);
     const idempotency: NonNullable<typeof request.idempotency> = {
       hash,
       winner: () => find(deps.db, owner, key),
-      async record(trx, created, outcome = 'created') {
-        const status = OUTCOME_STATUS[outcome];
-        reply.code(status);
-        const response = String(reply.serialize(created));
-        const inserted = await trx
-          .insertInto('idempotency_keys')
-          .values({ owner, key, route, request_hash: hash, status, response, created_at: now.toISOString() })
-          .onConflict((oc) => oc.columns(['owner', 'key']).doNothing())
-          .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new KeyTaken();
+      record: (trx, created, outcome = 'created') => write(trx, created, outcome, 0),
+      open: (trx, created, outcome = 'created') => write(trx, created, outcome, 1),
+      async settle(final) {
+        const response = String(reply.serialize(final));
+        await mine().set({ response, pending: 0 }).execute();
         idempotency.response = response;
+      },
+      async drop() {
+        await deps.db.deleteFrom('idempotency_keys').where('owner', '=', owner).where('key', '=', key).execute();
+        idempotency.response = undefined;
       },
     };
     request.idempotency = idempotency;

@@ -23,6 +23,14 @@ export type CheckoutRequest = {
   cancelUrl: string;
 };
 
+export type RefundRequest = {
+  orderId: string;
+  checkoutRef: string;
+  amount: number;
+  currency: string;
+  requestId: string;
+};
+
 export type SubscriptionChange =
   | { kind: 'cancel'; atPeriodEnd: boolean }
   | { kind: 'resume' }
@@ -38,8 +46,12 @@ export type PaymentProvider = {
   name: 'test' | 'stripe';
   /** Opens a hosted checkout for the order; the buyer is sent to `url`. `reference` is stored as the order's provider_ref. */
   startCheckout(request: CheckoutRequest): Promise<{ reference: string; url: string }>;
-  /** Asks for `amount` of a paid order back; the refund is applied when its event arrives. */
-  refund(request: { orderId: string; checkoutRef: string; amount: number; currency: string }): Promise<void>;
+  /**
+   * Asks for `amount` of a paid order back; the refund is applied when its event arrives, naming `requestId` (the
+   * school's refund request, also the provider's idempotency key, so a repeated call is one refund). Answers the
+   * provider's reference of the refund.
+   */
+  refund(request: RefundRequest): Promise<{ reference: string }>;
   /** Mirrors a change staff or the subscriber made to a subscription the provider runs (`reference`). */
   changeSubscription(reference: string, change: SubscriptionChange): Promise<void>;
 };
@@ -65,11 +77,16 @@ export type PaymentEvent =
   | {
       kind: 'refunded';
       orderId: string;
-      /** Everything refunded on the order so far (cumulative), so a late or repeated event cannot count twice. */
-      totalRefunded: number;
-      currency: string;
-      /** The provider's reference of the newest refund. */
+      /**
+       * One refund, by the provider's reference, which the ledger records once: a late or repeated report of it
+       * counts nothing, and no report can take the order's refunds past what was paid.
+       */
       refundRef: string;
+      /** This refund's own amount (not the order's cumulative one). */
+      amount: number;
+      currency: string;
+      /** The school's refund request it answers, when the school asked for it (not one made in the provider's dashboard). */
+      requestId: string | null;
       at: string;
     }
   | { kind: 'subscription_state'; state: ProviderSubscriptionState }

@@ -25,23 +25,20 @@ export function testProvider(deps: { db: Db; clock: Clock; baseUrl: string; sink
       const reference = `tps_${randomToken(18)}`;
       return { reference, url: `${deps.baseUrl}${testPaymentPath(reference)}` };
     },
+    /** Reported at once, as the refund's own amount under the request's id: nothing read, so nothing stale. */
     async refund(request) {
-      const order = await db
-        .selectFrom('orders')
-        .select(['refunded_amount'])
-        .where('id', '=', request.orderId)
-        .executeTakeFirst();
-      const refundRef = `tre_${randomToken(12)}`;
-      await report(refundRef, 'refund', [
+      await report(request.requestId, 'refund', [
         {
           kind: 'refunded',
           orderId: request.orderId,
-          totalRefunded: Number(order?.refunded_amount ?? 0) + request.amount,
+          refundRef: request.requestId,
+          amount: request.amount,
           currency: request.currency,
-          refundRef,
+          requestId: request.requestId,
           at: now(),
         },
       ]);
+      return { reference: request.requestId };
     },
     async changeSubscription() {},
   } satisfies PaymentProvider;

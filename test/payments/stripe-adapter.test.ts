@@ -192,41 +192,53 @@ for (const engine of engines) {
       assert.match(logged.at(-1) ?? '', /checkout of order ord_known/);
     });
 
-    test('a refund names the PaymentIntent of the order, read from its session, keyed by what was refunded before it', async () => {
+    test("a refund names the PaymentIntent of the order, read from its session, keyed by the school's refund request", async () => {
       const checkout = await provider.startCheckout({ ...oneTime, order: { ...oneTime.order, id: 'ord_refund' } });
       fake.completeSession(checkout.reference);
       const intent = fake.object(checkout.reference).payment_intent;
-      const refund = { orderId: 'ord_refund', checkoutRef: checkout.reference, amount: 1000, currency: 'EUR' };
+      const refund = {
+        orderId: 'ord_refund',
+        checkoutRef: checkout.reference,
+        amount: 1000,
+        currency: 'EUR',
+        requestId: 'rfd_first',
+      };
       const before = fake.requests.length;
-      await provider.refund(refund);
+      const answered = await provider.refund(refund);
       assert.deepEqual(
         fake.requests.slice(before).map((r) => [r.method, r.path, r.query, r.body, r.idempotencyKey]),
         [
           ['GET', `/v1/checkout/sessions/${checkout.reference}`, { expand: ['invoice.payments'] }, {}, undefined],
-          ['GET', `/v1/payment_intents/${intent}`, { expand: ['latest_charge'] }, {}, undefined],
           [
             'POST',
             '/v1/refunds',
             {},
-            { payment_intent: intent, amount: '1000', metadata: { order_id: 'ord_refund' } },
-            'lyceum-refund-ord_refund-0-1000',
+            {
+              payment_intent: intent,
+              amount: '1000',
+              metadata: { order_id: 'ord_refund', refund_request_id: 'rfd_first' },
+            },
+            'lyceum-refund-rfd_first',
           ],
         ],
       );
+      const [made] = fake.find('refund', (r) => r.metadata.order_id === 'ord_refund');
+      assert.equal(answered.reference, made.id);
       const charge = fake.object(fake.object(intent).latest_charge);
       assert.equal(charge.amount_refunded, 1000);
-      // Asked again once it went through, the same amount is a second refund …
-      await provider.refund(refund);
-      assert.equal(fake.calls('POST', '/v1/refunds').at(-1)?.idempotencyKey, 'lyceum-refund-ord_refund-1000-1000');
+      // Another request of the same amount is a second refund …
+      await provider.refund({ ...refund, requestId: 'rfd_second' });
+      assert.equal(fake.calls('POST', '/v1/refunds').at(-1)?.idempotencyKey, 'lyceum-refund-rfd_second');
       assert.equal(fake.object(charge.id).amount_refunded, 2000);
-      // … while two copies asked at once (a double click racing itself) are one.
-      await Promise.all([provider.refund(refund), provider.refund(refund)]);
+      // … while one request asked twice at once (a retry racing its first try) is one.
+      const third = { ...refund, requestId: 'rfd_third' };
+      await Promise.all([provider.refund(third), provider.refund(third)]);
       assert.deepEqual(
         fake
           .calls('POST', '/v1/refunds')
           .slice(-2)
           .map((r) => r.idempotencyKey),
-        ['lyceum-refund-ord_refund-2000-1000', 'lyceum-refund-ord_refund-2000-1000'],
+        ['lyceum-refund-rfd_third', 'lyceum-refund-rfd_third'],
       );
       assert.equal(fake.object(charge.id).amount_refunded, 3000);
     });
@@ -243,12 +255,13 @@ for (const engine of engines) {
         checkoutRef: checkout.reference,
         amount: 1500,
         currency: 'EUR',
+        requestId: 'rfd_sub',
       });
       const refundCall = fake.calls('POST', '/v1/refunds').at(-1)!;
       const intent = fake.object(refundCall.body.payment_intent);
       assert.equal(intent.amount, 1500);
       assert.equal(fake.object(intent.latest_charge).amount_refunded, 1500);
-      assert.equal(refundCall.idempotencyKey, 'lyceum-refund-ord_subrefund-0-1500');
+      assert.equal(refundCall.idempotencyKey, 'lyceum-refund-rfd_sub');
     });
 
     test('an order that charged nothing (a trial) has nothing to refund', async () => {
@@ -257,7 +270,13 @@ for (const engine of engines) {
       const checkout = await provider.startCheckout(request);
       fake.completeSession(checkout.reference);
       await assert.rejects(
-        provider.refund({ orderId: 'ord_trial', checkoutRef: checkout.reference, amount: 100, currency: 'EUR' }),
+        provider.refund({
+          orderId: 'ord_trial',
+          checkoutRef: checkout.reference,
+          amount: 100,
+          currency: 'EUR',
+          requestId: 'rfd_trial',
+        }),
         (error: ApiError) => error instanceof ApiError && error.code === 'conflict',
       );
     });

@@ -194,7 +194,15 @@ for (const engine of engines) {
       });
       assert.equal(part.status, 303);
       const [asked] = fake.calls('POST', '/v1/refunds').filter((r) => r.body.payment_intent === intent);
-      assert.deepEqual(asked.body, { payment_intent: intent, amount: '1000', metadata: { order_id: bought.order.id } });
+      assert.deepEqual(
+        { ...asked.body, metadata: { ...asked.body.metadata, refund_request_id: '' } },
+        { payment_intent: intent, amount: '1000', metadata: { order_id: bought.order.id, refund_request_id: '' } },
+      );
+      assert.match(
+        asked.body.metadata.refund_request_id,
+        /^rfd_/,
+        "the school's refund request, which its webhook names",
+      );
       assert.equal((await orderOf(bought.order.id)).status, 'paid', 'applied when Stripe reports it, not before');
       const [first] = fake.find('refund', (r) => r.payment_intent === intent);
       const firstEvent = fake.refundedEvent(first.id);

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { newId } from '../../db/ids.ts';
 import type { Executor, OrdersTable } from '../../db/tables.ts';
+import type { KeyedCall } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { CheckoutRequest, PaymentProvider } from '../../payments/provider.ts';
@@ -273,6 +274,7 @@ export function checkoutService(
     async start(
       principal: Principal,
       input: { item: CheckoutItem; coupon_code?: string },
+      key?: KeyedCall,
     ): Promise<{ order: Order; payment_url: string | null }> {
       const user = await buyer(principal);
       const sale = await priced(principal, input.item);
@@ -340,18 +342,23 @@ export function checkoutService(
         const order = (await store.findOrder(trx, orderId)) as Selectable<OrdersTable>;
         if (!quote.needsPayment) {
           await deps.fulfilment.markPaid(trx, order, { paymentRef: null, amount: 0, at });
-        } else {
-          await jobs.enqueue(trx, EXPIRE_CHECKOUT, { orderId }, { runAt: new Date(Date.parse(at) + CHECKOUT_TTL_MS) });
+          const answer = { order: await deps.reader.read(trx, principal, orderId), payment_url: null };
+          await key?.record(trx, answer);
+          return { order, quote, answer };
         }
-        return { order, quote };
+        await jobs.enqueue(trx, EXPIRE_CHECKOUT, { orderId }, { runAt: new Date(Date.parse(at) + CHECKOUT_TTL_MS) });
+        // The key is committed with the order: a retry finds this order, never makes a second one holding the coupon.
+        await key?.open(trx, { order: await deps.reader.read(trx, principal, orderId), payment_url: null });
+        return { order, quote, answer: undefined };
       });
-      if (!made.quote.needsPayment || !deps.provider)
-        return { order: await deps.reader.read(db, principal, made.order.id), payment_url: null };
+      if (made.answer || !deps.provider)
+        return made.answer ?? { order: await deps.reader.read(db, principal, made.order.id), payment_url: null };
       let started: { reference: string; url: string };
       try {
         started = await deps.provider.startCheckout(await requestFor(made.order, made.quote, user));
       } catch (error) {
         await abandon(made.order.id, 'The payment provider could not be reached.');
+        await key?.drop();
         throw Object.assign(
           errors.serviceUnavailable('The payment provider could not be reached; try again in a moment.'),
           {
@@ -360,7 +367,9 @@ export function checkoutService(
         );
       }
       await store.updateOrder(db, made.order.id, { provider_ref: started.reference, updated_at: now() });
-      return { order: await deps.reader.read(db, principal, made.order.id), payment_url: started.url };
+      const answer = { order: await deps.reader.read(db, principal, made.order.id), payment_url: started.url };
+      await key?.settle(answer);
+      return answer;
     },
   };
 }

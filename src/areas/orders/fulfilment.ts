@@ -22,7 +22,7 @@ export function fulfilment(deps: {
   store: OrdersStore;
   students: Pick<StudentsService, 'openCourse' | 'closeCourse'>;
   products: Pick<ProductPort, 'grant' | 'revokeForOrder'> | undefined;
-  subscriptions: Pick<SubscriptionPort, 'startFromOrder' | 'endForRefund'> | undefined;
+  subscriptions: Pick<SubscriptionPort, 'startFromOrder' | 'endForRefund' | 'syncAccess'> | undefined;
   coupons: Pick<CouponPort, 'confirm' | 'release'> | undefined;
   receipt: ReceiptMail;
 }) {
@@ -59,6 +59,8 @@ export function fulfilment(deps: {
     }
     await deps.products?.revokeForOrder(trx, order.id);
     await deps.subscriptions?.endForRefund(trx, order.id);
+    // Access is the union of what grants it: what the order gave and a plan the person holds still gives reopens.
+    await deps.subscriptions?.syncAccess(trx, order.user_id);
   }
 
   /** Makes a pending (or, when money arrived late, a failed or canceled) order paid, with everything that follows. */
@@ -89,7 +91,11 @@ export function fulfilment(deps: {
     await deps.receipt(trx, order.id);
   }
 
-  /** Records refunds up to `totalRefunded` (cumulative, so a repeated or late report cannot count twice). */
+  /**
+   * Records one refund in the ledger, once (by the provider's reference), and never past what was paid: the order's
+   * row lock is held, so reports of several refunds arriving at once are summed, not overwritten. A full refund takes
+   * back what the order granted.
+   */
   async function refunded(trx: Executor, order: OrderRow, event: Extract<PaymentEvent, { kind: 'refunded' }>) {
     let current = order;
     if (current.status === 'pending' || current.status === 'failed' || current.status === 'canceled') {
@@ -97,23 +103,30 @@ export function fulfilment(deps: {
       await markPaid(trx, current, { paymentRef: null, amount: Number(current.total), at: event.at });
       current = (await store.findOrder(trx, order.id)) as OrderRow;
     }
+    if (event.requestId)
+      await store.updateRefundRequest(trx, event.requestId, {
+        status: 'applied',
+        provider_ref: event.refundRef,
+        updated_at: event.at,
+      });
+    if (await store.refundRecorded(trx, order.id, event.refundRef)) return;
     const already = Number(current.refunded_amount);
     const total = Number(current.total);
-    const target = Math.min(event.totalRefunded, total);
-    if (target <= already) return;
+    const amount = Math.min(event.amount, total - already);
+    if (amount <= 0) return;
     await store.insertPayment(trx, {
       id: newId('pay'),
       order_id: order.id,
       kind: 'refund',
-      amount: target - already,
+      amount,
       currency: current.currency,
       provider: current.provider === 'none' ? 'test' : current.provider,
       provider_ref: event.refundRef,
       created_at: event.at,
     });
-    const full = target >= total;
+    const full = already + amount >= total;
     await store.updateOrder(trx, order.id, {
-      refunded_amount: target,
+      refunded_amount: already + amount,
       status: full ? 'refunded' : 'partially_refunded',
       updated_at: event.at,
     });

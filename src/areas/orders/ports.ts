@@ -61,5 +61,7 @@ export type SubscriptionPort = {
     },
   ): Promise<{ id: string }>;
   endForRefund(trx: Executor, orderId: string): Promise<void>;
+  /** Reopens, from the plans a person holds, the courses a refund closed that a plan still pays for. */
+  syncAccess(trx: Executor, userId: string): Promise<void>;
   applyProviderEvent(trx: Executor, event: PaymentEvent): Promise<void>;
 };

@@ -62,17 +62,18 @@ export function ordersRoutes(fastify: FastifyInstance, service: OrdersService) {
   });
 
   app.post('/api/v1/account/orders', {
-    config: { scope: 'account:write' },
+    config: { scope: 'account:write', idempotent: true },
     schema: {
       operationId: 'startCheckout',
       tags: ['account'],
       summary: 'Buy a course, plan price or product: makes your order and says where to pay',
       description:
-        "201 with the order and `payment_url`, the provider's page to send the buyer to (an order not paid within an hour is canceled). A free item, or a 100% coupon, is paid at once (`payment_url` null) and its access granted. Each call makes a new order.",
+        "201 with the order and `payment_url`, the provider's page to send the buyer to (an order not paid within an hour is canceled). A free item, or a 100% coupon, is paid at once (`payment_url` null) and its access granted. Each call makes a new order; send an `Idempotency-Key` so a retry answers the first order instead of making a second.",
       body: CheckoutStart,
       response: { 201: CheckoutStarted, ...errorResponses(400, 401, 403, 404, 409, 503) },
     },
-    handler: async (request, reply) => reply.code(201).send(await service.start(request.principal, request.body)),
+    handler: async (request, reply) =>
+      reply.code(201).send(await service.start(request.principal, request.body, request.idempotency)),
   });
 
   app.get('/api/v1/orders/:id/payments', {
@@ -88,7 +89,7 @@ export function ordersRoutes(fastify: FastifyInstance, service: OrdersService) {
   });
 
   app.post('/api/v1/orders/:id/refund', {
-    config: refund,
+    config: { ...refund, idempotent: true },
     schema: {
       operationId: 'refundOrder',
       tags,
@@ -96,12 +97,16 @@ export function ordersRoutes(fastify: FastifyInstance, service: OrdersService) {
       description:
         'Asks the payment provider for the money back. The built-in test provider applies the refund at once; Stripe ' +
         'applies it when its webhook reports it, so the order may still show the earlier amount: 202 Accepted either way, ' +
-        'with the order as it is now. A full refund takes back what the order granted.',
+        'with the order as it is now. A full refund takes back what the order granted (and what a plan the buyer holds ' +
+        'still gives stays open). A refund is decided under the order’s lock: one that would take the refunds past what ' +
+        'is left (another refund may be under way) is 409. Send an `Idempotency-Key` so a retry is the same refund.',
       params: OrderIdParams,
       body: RefundRequest,
       response: { 202: Order, ...errorResponses(400, 401, 403, 404, 409) },
     },
     handler: async (request, reply) =>
-      reply.code(202).send(await service.refund(request.principal, request.params.id, request.body.amount)),
+      reply
+        .code(202)
+        .send(await service.refund(request.principal, request.params.id, request.body.amount, request.idempotency)),
   });
 }

@@ -1,3 +1,5 @@
+import { newId } from '../../db/ids.ts';
+import type { KeyedCall } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { PaymentEventSink, PaymentProvider } from '../../payments/provider.ts';
@@ -12,39 +14,92 @@ import type { CheckoutQuote, CheckoutQuoteQuery } from './schema.ts';
 import type { OrdersStore } from './store.ts';
 
 /**
- * Staff give money back: all of what is left, or `amount` of it. The provider is asked and the refund is applied when
- * it reports it (the test provider at once, Stripe through its webhook), through the same path as a refund made in
- * the provider's own dashboard. A full refund takes the access back.
+ * How long a refund asked for holds its amount while the provider has not reported it. The provider answers in
+ * seconds; past this the request is taken to have died with its process, and its amount is free to ask again (the
+ * ledger still never records more than was paid).
+ */
+const REFUND_HOLD_MS = 3_600_000;
+
+/**
+ * Staff give money back: all of what is left, or `amount` of it. The refund is decided under the order's row lock and
+ * recorded as a pending request in that transaction, so refunds asked at once add up to at most what was paid: the
+ * one that would go past it is a 409. The provider is asked after the commit (a slow provider holds no lock) and
+ * the refund is applied when it reports it (the test provider at once, Stripe through its webhook), through the same
+ * path as a refund made in the provider's own dashboard. A full refund takes the access back.
  */
 export function refunds(
-  deps: Pick<AreaDeps, 'db'> & { store: OrdersStore; reader: OrdersReader; provider: PaymentProvider | undefined },
+  deps: Pick<AreaDeps, 'db' | 'clock'> & {
+    store: OrdersStore;
+    reader: OrdersReader;
+    provider: PaymentProvider | undefined;
+  },
 ) {
-  return async (principal: Principal, orderId: string, amount?: number) => {
+  const { db, clock, store } = deps;
+  return async (principal: Principal, orderId: string, amount?: number, key?: KeyedCall) => {
     if (!isStaff(principal)) throw errors.notFound('order');
-    const order = await deps.store.findOrder(deps.db, orderId);
-    if (!order) throw errors.notFound('order');
-    if (order.status !== 'paid' && order.status !== 'partially_refunded')
-      throw errors.conflict(`Order ${order.number} is ${order.status}; only a paid order can be refunded.`);
-    if (order.provider === 'none') throw errors.conflict(`Order ${order.number} was free: nothing was charged.`);
-    if (!deps.provider || deps.provider.name !== order.provider)
-      throw errors.conflict(
-        `Order ${order.number} was paid through ${order.provider}, which this school is not configured for; refund it there.`,
-      );
-    const left = Number(order.total) - Number(order.refunded_amount);
-    const asked = amount ?? left;
-    if (!Number.isInteger(asked) || asked < 1 || asked > left)
-      throw errors.invalidRequest(`amount: give a whole number of minor units from 1 to ${left}.`, [
-        { field: 'amount', code: 'out_of_range', message: `At most ${left} can be refunded.` },
-      ]);
-    await deps.provider.refund({
-      orderId,
-      checkoutRef: order.provider_ref ?? '',
-      amount: asked,
-      currency: order.currency,
+    const at = clock.now();
+    const asked = await db.transaction().execute(async (trx) => {
+      const order = await store.lockOrder(trx, orderId);
+      if (!order) throw errors.notFound('order');
+      if (order.status !== 'paid' && order.status !== 'partially_refunded')
+        throw errors.conflict(`Order ${order.number} is ${order.status}; only a paid order can be refunded.`);
+      if (order.provider === 'none') throw errors.conflict(`Order ${order.number} was free: nothing was charged.`);
+      if (!deps.provider || deps.provider.name !== order.provider)
+        throw errors.conflict(
+          `Order ${order.number} was paid through ${order.provider}, which this school is not configured for; refund it there.`,
+        );
+      const total = Number(order.total);
+      const held = await store.pendingRefunds(trx, orderId, new Date(at.getTime() - REFUND_HOLD_MS).toISOString());
+      const left = total - Number(order.refunded_amount) - held;
+      if (amount !== undefined && (!Number.isInteger(amount) || amount < 1 || amount > total))
+        throw errors.invalidRequest(`amount: give a whole number of minor units from 1 to ${Math.max(left, 1)}.`, [
+          { field: 'amount', code: 'out_of_range', message: `At most ${Math.max(left, 0)} can be refunded.` },
+        ]);
+      // Within what was paid but past what is left: the order's state (or a refund under way) decides, so 409.
+      const wanted = amount ?? left;
+      if (wanted < 1 || wanted > left)
+        throw errors.conflict(
+          left > 0
+            ? `Only ${left} of order ${order.number} is left to refund${held ? ` while ${held} is being refunded` : ''}; ask for at most that.`
+            : `Nothing of order ${order.number} is left to refund${held ? ` while ${held} is being refunded` : ''}.`,
+        );
+      const request = {
+        id: newId('rfd'),
+        order_id: orderId,
+        amount: wanted,
+        currency: order.currency,
+        status: 'pending' as const,
+        provider_ref: null,
+        requested_by: principal.kind === 'user' ? principal.userId : null,
+        created_at: at.toISOString(),
+        updated_at: at.toISOString(),
+      };
+      await store.insertRefundRequest(trx, request);
+      await key?.open(trx, await deps.reader.read(trx, principal, orderId), 'accepted');
+      return { request, checkoutRef: order.provider_ref ?? '', provider: deps.provider };
     });
-    return deps.reader.read(deps.db, principal, orderId);
+    try {
+      const { reference } = await asked.provider.refund({
+        orderId,
+        checkoutRef: asked.checkoutRef,
+        amount: asked.request.amount,
+        currency: asked.request.currency,
+        requestId: asked.request.id,
+      });
+      await store.updateRefundRequest(db, asked.request.id, { provider_ref: reference, updated_at: now(clock) });
+    } catch (error) {
+      // The provider refused or did not answer: the amount is free again, and a retry with the key runs afresh.
+      await store.updateRefundRequest(db, asked.request.id, { status: 'failed', updated_at: now(clock) });
+      await key?.drop();
+      throw error;
+    }
+    const order = await deps.reader.read(db, principal, orderId);
+    await key?.settle(order);
+    return order;
   };
 }
+
+const now = (clock: AreaDeps['clock']) => clock.now().toISOString();
 
 /**
  * The orders area: reading orders, the checkout that makes them, what a payment grants and a refund takes back, and
@@ -118,7 +173,7 @@ export function ordersService(
         already_held: q.held,
       };
     },
-    refund: refunds({ db, store, reader, provider }),
+    refund: refunds({ db, clock: deps.clock, store, reader, provider }),
   };
 }
 

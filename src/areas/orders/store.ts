@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import type { Executor, OrderItemsTable, OrdersTable, PaymentsTable } from '../../db/tables.ts';
+import type { Executor, OrderItemsTable, OrdersTable, PaymentsTable, RefundRequestsTable } from '../../db/tables.ts';
 import { addToRevenueRollup } from '../analytics/revenue-rollup.ts';
 
 export function ordersStore() {
@@ -83,6 +83,42 @@ export function ordersStore() {
         .where('order_id', '=', orderId)
         .where('kind', '=', 'charge')
         .executeTakeFirst(),
+
+    /** Whether the ledger holds the refund the provider calls `ref` for this order. */
+    refundRecorded: async (ex: Executor, orderId: string, ref: string) =>
+      (await ex
+        .selectFrom('payments')
+        .select('id')
+        .where('order_id', '=', orderId)
+        .where('kind', '=', 'refund')
+        .where('provider_ref', '=', ref)
+        .executeTakeFirst()) !== undefined,
+
+    /** What refunds asked since `since` and not yet reported or refused hold of an order's money. */
+    pendingRefunds: async (ex: Executor, orderId: string, since: string) => {
+      const row = await ex
+        .selectFrom('refund_requests')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('held'))
+        .where('order_id', '=', orderId)
+        .where('status', '=', 'pending')
+        .where('created_at', '>', since)
+        .executeTakeFirstOrThrow();
+      return Number(row.held);
+    },
+
+    insertRefundRequest: async (ex: Executor, row: RefundRequestsTable) => {
+      await ex.insertInto('refund_requests').values(row).execute();
+    },
+
+    /** Moves a pending refund request on (reported, refused, or given the provider's reference). */
+    updateRefundRequest: async (ex: Executor, id: string, changes: Updateable<RefundRequestsTable>) => {
+      await ex
+        .updateTable('refund_requests')
+        .set(changes)
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .execute();
+    },
 
     findOrder: (ex: Executor, id: string) =>
       ex.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst(),

@@ -1,6 +1,7 @@
 import type { Clock } from '../../db/clock.ts';
 import { newId } from '../../db/ids.ts';
 import type { Db, EnrollmentsTable, Executor, QuizAttemptsTable } from '../../db/tables.ts';
+import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { CertificatesService } from '../certificates/service.ts';
@@ -158,7 +159,7 @@ export function progressRules(deps: {
      * Marks a quiz attempt and keeps it; a pass completes the lesson in the same transaction. Attempts are counted
      * under the enrollment's lock, so a quiz's attempt limit holds when answers arrive at once.
      */
-    async submitQuiz(student: StudentRef, lessonId: string, submission: QuizSubmission) {
+    async submitQuiz(student: StudentRef, lessonId: string, submission: QuizSubmission, also?: AlsoWrite) {
       const { lesson, quiz: stored } = await openLesson(student, lessonId);
       const quiz = lesson.type === 'quiz' ? stored : null;
       if (!quiz) throw errors.conflict('This lesson has no quiz to answer.');
@@ -186,11 +187,14 @@ export function progressRules(deps: {
         const progress = grade.passed
           ? await record(trx, row, lessonId, at)
           : await progressOf(trx, student.id, row.course_id);
-        return {
+        const result = {
           attempt: attemptOf(attempt, grade.results),
           attempts_left: quiz.max_attempts ? quiz.max_attempts - made - 1 : null,
           progress,
         };
+        // A retry with the same Idempotency-Key replays this answer instead of spending another attempt.
+        await also?.(trx, result);
+        return result;
       });
     },
 

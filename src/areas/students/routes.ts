@@ -212,7 +212,7 @@ export function studentsRoutes(fastify: FastifyInstance, service: StudentsServic
   });
 
   app.post('/api/v1/account/lessons/:lesson_id/quiz-attempts', {
-    config: { scope: 'account:write' },
+    config: { scope: 'account:write', idempotent: true },
     schema: {
       operationId: 'submitMyQuizAttempt',
       tags: ['account'],
@@ -224,7 +224,16 @@ export function studentsRoutes(fastify: FastifyInstance, service: StudentsServic
       response: { 201: QuizAttemptResult, ...writeErrors },
     },
     handler: async (request, reply) =>
-      reply.code(201).send(await service.submitMyQuiz(request.principal, request.params.lesson_id, request.body)),
+      reply
+        .code(201)
+        .send(
+          await service.submitMyQuiz(
+            request.principal,
+            request.params.lesson_id,
+            request.body,
+            request.idempotency?.record,
+          ),
+        ),
   });
 
   app.get('/api/v1/account/lessons/:lesson_id/quiz-attempts', {

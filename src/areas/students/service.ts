@@ -325,8 +325,8 @@ export function studentsService(
     },
 
     /** The caller answers a quiz of their own; a pass completes the lesson. */
-    async submitMyQuiz(principal: Principal, lessonId: string, submission: QuizSubmission) {
-      return progress.submitQuiz(await me(principal), lessonId, submission);
+    async submitMyQuiz(principal: Principal, lessonId: string, submission: QuizSubmission, also?: AlsoWrite) {
+      return progress.submitQuiz(await me(principal), lessonId, submission, also);
     },
 
     async myQuizAttempts(principal: Principal, lessonId: string) {

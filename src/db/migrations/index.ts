@@ -19,6 +19,7 @@ import { forms } from './017_forms.ts';
 import { ordersByTime } from './018_orders_by_time.ts';
 import { auditLog } from './019_audit_log.ts';
 import { security } from './020_security.ts';
+import { moneyAndAccess } from './021_money_and_access.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '018_orders_by_time': ordersByTime,
   '019_audit_log': auditLog,
   '020_security': security,
+  '021_money_and_access': moneyAndAccess,
 };
 
 export const migrationProvider: MigrationProvider = {

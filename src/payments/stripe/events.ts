@@ -163,20 +163,31 @@ function renewalPaid(invoice: Stripe.Invoice, at: string): PaymentEvent[] {
   ];
 }
 
+/**
+ * Each refund of the charge, oldest first, as one report: the ledger records each once by its id, so the event of
+ * an earlier refund arriving late, or a copy of one, counts nothing, and refunds made in Stripe's dashboard are
+ * recorded too. Failed and canceled refunds gave nothing back.
+ */
 async function chargeRefunded(charge: Stripe.Charge, at: string, lookups: StripeLookups): Promise<PaymentEvent[]> {
   const orderId = await orderOfCharge(charge, lookups);
   if (!orderId) return [];
-  const refundRef = await refundReaching(charge, lookups);
-  return [
-    {
-      kind: 'refunded',
-      orderId,
-      totalRefunded: charge.amount_refunded,
-      currency: fromStripeCurrency(charge.currency),
-      refundRef,
-      at,
-    },
-  ];
+  const listed = charge.refunds && !charge.refunds.has_more ? charge.refunds.data : undefined;
+  const refunds = (listed ?? (await lookups.refundsOfCharge(charge.id)))
+    .filter((r) => r.status !== 'failed' && r.status !== 'canceled')
+    .reverse();
+  // Stripe lists a refund before it reports the charge refunded; none means the event is ahead of the API: fail, so
+  // Stripe sends it again later.
+  if (refunds.length === 0 && charge.amount_refunded > 0)
+    throw new Error(`Stripe reports charge ${charge.id} refunded but lists no refund of it`);
+  return refunds.map((refund) => ({
+    kind: 'refunded' as const,
+    orderId,
+    refundRef: refund.id,
+    amount: refund.amount,
+    currency: fromStripeCurrency(refund.currency),
+    requestId: refund.metadata?.refund_request_id ?? null,
+    at,
+  }));
 }
 
 /**
@@ -194,25 +205,4 @@ async function orderOfCharge(charge: Stripe.Charge, lookups: StripeLookups): Pro
   const invoice = await lookups.invoiceOfPaymentIntent(intentId);
   if (invoice?.billing_reason !== 'subscription_create') return null;
   return invoice.parent?.subscription_details?.metadata?.order_id ?? null;
-}
-
-/**
- * The refund that brought the charge to its refunded total, so each total names its own refund. Stripe lists refunds
- * newest first (in creation order even within one second, which `created` cannot tell apart); read oldest first.
- */
-async function refundReaching(charge: Stripe.Charge, lookups: StripeLookups): Promise<string> {
-  const listed = charge.refunds && !charge.refunds.has_more ? charge.refunds.data : undefined;
-  const refunds = (listed ?? (await lookups.refundsOfCharge(charge.id)))
-    .filter((r) => r.status !== 'failed' && r.status !== 'canceled')
-    .reverse();
-  let total = 0;
-  for (const refund of refunds) {
-    total += refund.amount;
-    if (total >= charge.amount_refunded) return refund.id;
-  }
-  const newest = refunds.at(-1);
-  // Stripe lists a refund before it reports the charge refunded; none means the event is ahead of the API: fail, so
-  // Stripe sends it again later.
-  if (!newest) throw new Error(`Stripe reports charge ${charge.id} refunded but lists no refund of it`);
-  return newest.id;
 }

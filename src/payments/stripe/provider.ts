@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import type { Db } from '../../db/tables.ts';
 import { ApiError, errors } from '../../http/errors.ts';
-import type { CheckoutRequest, PaymentProvider, SubscriptionChange } from '../provider.ts';
+import type { CheckoutRequest, PaymentProvider, RefundRequest, SubscriptionChange } from '../provider.ts';
 import { checkoutSessionParams, firstPeriodCoupon } from './checkout-session.ts';
 import { idOf, toStripeCurrency } from './client.ts';
 import { stripeStore } from './store.ts';
@@ -65,23 +65,21 @@ export function stripeProvider(deps: StripeProviderDeps): PaymentProvider {
     return idOf(paid?.payment.payment_intent);
   }
 
-  async function refund(request: { orderId: string; checkoutRef: string; amount: number; currency: string }) {
+  async function refund(request: RefundRequest) {
     return calling(`refund of order ${request.orderId}`, async () => {
       const paymentIntent = await chargedPaymentIntent(request.checkoutRef);
       if (!paymentIntent) throw errors.conflict('Nothing was charged for this order, so nothing can be refunded.');
-      const intent = await stripe.paymentIntents.retrieve(paymentIntent, { expand: ['latest_charge'] });
-      const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
-      // The key names the refund by what was refunded before it: copies asked at once (a retry, a double click racing
-      // itself) are one refund, while the same amount asked once the first went through is a second refund.
-      const before = charge?.amount_refunded ?? 0;
-      await stripe.refunds.create(
+      // The school's refund request names the refund: a repeated call (a retry after a lost answer) is one refund,
+      // and its webhook names the request it answers.
+      const refund = await stripe.refunds.create(
         {
           payment_intent: paymentIntent,
           amount: request.amount,
-          metadata: { order_id: request.orderId },
+          metadata: { order_id: request.orderId, refund_request_id: request.requestId },
         },
-        { idempotencyKey: `lyceum-refund-${request.orderId}-${before}-${request.amount}` },
+        { idempotencyKey: `lyceum-refund-${request.requestId}` },
       );
+      return { reference: refund.id };
     });
   }
 
