@@ -127,7 +127,13 @@ export function buildAreas(
     provider: () => orders.provider,
   });
   const storage = storageService({ ...deps, store: storageStore(), blobs: deps.blobs, urls: deps.mediaUrls });
-  const courses = coursesService({ ...deps, store: coursesStore(), onChange: deps.onCatalogChange, storage });
+  const courses = coursesService({
+    ...deps,
+    store: coursesStore(),
+    onChange: deps.onCatalogChange,
+    onStatusChange: membershipPlans.courseStatusChanged,
+    storage,
+  });
   const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses, storage });
   const lecturers = lecturersService({ ...deps, store: lecturersStore(), storage });
   const school = schoolService({ ...deps, store: schoolStore() });

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { includedCourses } from '../areas/membership-plans/included-courses.ts';
 import type { Db } from '../db/tables.ts';
 
 /** What one course contributes to the agent documents: public facts and its published curriculum's size. */
@@ -184,12 +185,11 @@ export function catalogStore() {
           .orderBy('id')
           .execute(),
         db
-          .selectFrom('plan_courses as pc')
-          .innerJoin('courses as c', 'c.id', 'pc.course_id')
-          .where('pc.plan_id', 'in', ids)
+          .selectFrom(includedCourses(db, ids))
+          .innerJoin('courses as c', 'c.id', 'included.course_id')
           .where('c.status', '=', 'published')
           .where('c.visibility', '=', 'public')
-          .select(['pc.plan_id', 'c.title'])
+          .select(['included.plan_id', 'c.title'])
           .orderBy('c.title')
           .execute(),
         db

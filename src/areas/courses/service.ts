@@ -1,5 +1,5 @@
 import { newId } from '../../db/ids.ts';
-import type { CoursesTable } from '../../db/tables.ts';
+import type { CoursesTable, Executor } from '../../db/tables.ts';
 import { matchesText } from '../../db/text-search.ts';
 import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
@@ -43,7 +43,13 @@ export function courseOf(row: CoursesTable, mediaUrl: (assetId: string) => strin
  * courses they are enrolled in; staff see everything. Anything else is 404, never 403.
  */
 export function coursesService(
-  deps: AreaDeps & { store: CoursesStore; onChange: () => void; storage: StorageService },
+  deps: AreaDeps & {
+    store: CoursesStore;
+    onChange: () => void;
+    /** In the transaction that published, unpublished or archived a course: what follows from it elsewhere. */
+    onStatusChange: (trx: Executor) => Promise<void>;
+    storage: StorageService;
+  },
 ) {
   const { db, clock, store, storage } = deps;
   const toCourse = (row: CoursesTable) => courseOf(row, storage.publicUrl);
@@ -108,7 +114,12 @@ export function coursesService(
       if (to === 'published' && !row.published_at) changes.published_at = now();
       // The state read above may be stale by now: the write itself re-checks it, and if it lost a race the rule is
       // judged again on the fresh row.
-      if (await store.updateWhile(db, id, [row.status], changes, to === 'published')) {
+      const changed = await db.transaction().execute(async (trx) => {
+        if (!(await store.updateWhile(trx, id, [row.status], changes, to === 'published'))) return false;
+        await deps.onStatusChange(trx);
+        return true;
+      });
+      if (changed) {
         deps.onChange();
         return toCourse({ ...row, ...changes });
       }

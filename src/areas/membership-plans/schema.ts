@@ -42,7 +42,13 @@ export const Plan = Type.Object(
     slug: Type.String(),
     description: Type.String(),
     benefits: Type.Array(Type.String()),
-    course_ids: Type.Array(Id('crs'), { description: 'Courses a holder of the plan studies' }),
+    course_ids: Type.Array(Id('crs'), {
+      description: 'Courses a holder of the plan studies now: those listed, and every course when includes_all_courses',
+    }),
+    includes_all_courses: Type.Boolean({
+      description:
+        'Every published course (public or unlisted), present and to come, is included as a rule, besides those listed',
+    }),
     product_ids: Type.Array(Id('prd'), { description: 'Digital products a holder of the plan may download' }),
     visibility: Visibility,
     status: Status,
@@ -66,7 +72,14 @@ const Writable = Type.Partial(
       maxItems: 30,
       description: 'Short lines the plan page lists ("Every course", "Monthly live Q&A")',
     }),
-    course_ids: Type.Array(Id('crs'), { maxItems: MAX_INCLUDED, uniqueItems: true }),
+    course_ids: Type.Array(Id('crs'), {
+      maxItems: MAX_INCLUDED,
+      uniqueItems: true,
+      description: 'The courses listed by hand (with includes_all_courses, only kept for when the rule is turned off)',
+    }),
+    includes_all_courses: Type.Boolean({
+      description: 'Include every published course, present and to come (new courses as they come out)',
+    }),
     product_ids: Type.Array(Id('prd'), { maxItems: MAX_INCLUDED, uniqueItems: true }),
     visibility: Visibility,
   }),

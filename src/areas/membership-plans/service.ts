@@ -85,6 +85,7 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: Pick<
       description: row.description,
       benefits: JSON.parse(row.benefits) as string[],
       course_ids: included.courses.filter((c) => c.plan_id === row.id).map((c) => c.course_id),
+      includes_all_courses: Number(row.includes_all_courses ?? 0) === 1,
       product_ids: included.products.filter((p) => p.plan_id === row.id).map((p) => p.product_id),
       visibility: row.visibility,
       status: row.status,
@@ -133,6 +134,11 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: Pick<
   const slugsOn = (ex: Executor) => slugRules('plan', (slug, exceptId) => store.slugTaken(ex, slug, exceptId));
 
   return {
+    /** A course was published, unpublished or archived: the holders of plans of every course follow it (a job each). */
+    async courseStatusChanged(trx: Executor) {
+      for (const planId of await store.allCoursesPlanIds(trx)) await jobs.enqueue(trx, RESYNC, { plan_id: planId });
+    },
+
     async list(principal: Principal, query: PlanListQuery) {
       let q = store.baseQuery(db);
       if (query.status) q = q.where('status', '=', query.status);
@@ -162,6 +168,7 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: Pick<
             benefits: JSON.stringify(input.benefits ?? []),
             visibility: input.visibility ?? 'public',
             status: 'active',
+            includes_all_courses: input.includes_all_courses ? 1 : 0,
             archived_at: null,
             created_at: at,
             updated_at: at,
@@ -188,14 +195,19 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: Pick<
           if (input.description !== undefined) changes.description = input.description;
           if (input.benefits !== undefined) changes.benefits = JSON.stringify(input.benefits);
           if (input.visibility !== undefined) changes.visibility = input.visibility;
+          if (input.includes_all_courses !== undefined)
+            changes.includes_all_courses = input.includes_all_courses ? 1 : 0;
           await store.update(trx, id, changes);
+          let resync =
+            changes.includes_all_courses !== undefined && changes.includes_all_courses !== row.includes_all_courses;
           if (input.course_ids !== undefined) {
             const before = await store.setCourses(trx, id, input.course_ids);
             const same =
               before.length === input.course_ids.length && before.every((c) => input.course_ids?.includes(c));
-            // The holders' access follows the new list; a job, since a plan may have thousands of holders.
-            if (!same) await jobs.enqueue(trx, RESYNC, { plan_id: id });
+            resync ||= !same;
           }
+          // The holders' access follows the new list; a job, since a plan may have thousands of holders.
+          if (resync) await jobs.enqueue(trx, RESYNC, { plan_id: id });
           if (input.product_ids !== undefined) await store.setProducts(trx, id, input.product_ids);
           return toPlan(trx, { ...row, ...changes });
         }),

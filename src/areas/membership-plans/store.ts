@@ -1,4 +1,5 @@
 import type { Executor, MembershipPlansTable, PlanPricesTable } from '../../db/tables.ts';
+import { includedCourses } from './included-courses.ts';
 
 export function plansStore() {
   return {
@@ -58,15 +59,21 @@ export function plansStore() {
       return Number(result.numDeletedRows) === 1;
     },
 
-    /** The course and product ids of each of `planIds`, in the order they were given to the plan. */
+    /** The course and product ids of each of `planIds`, in the order they were given (then, by rule, every course). */
     included: async (ex: Executor, planIds: string[]) => {
       if (planIds.length === 0) return { courses: [], products: [] };
       const [courses, products] = await Promise.all([
-        ex.selectFrom('plan_courses').selectAll().where('plan_id', 'in', planIds).orderBy('position').execute(),
+        ex.selectFrom(includedCourses(ex, planIds)).selectAll().orderBy('position').orderBy('course_id').execute(),
         ex.selectFrom('plan_products').selectAll().where('plan_id', 'in', planIds).orderBy('position').execute(),
       ]);
       return { courses, products };
     },
+
+    /** The plans, archived ones too (their subscriptions go on), that include every course by rule. */
+    allCoursesPlanIds: async (ex: Executor) =>
+      (await ex.selectFrom('membership_plans').select('id').where('includes_all_courses', '=', 1).execute()).map(
+        (r) => r.id,
+      ),
 
     /** Replaces the plan's course list; returns the ids it had before. */
     setCourses: async (ex: Executor, planId: string, courseIds: string[]) => {

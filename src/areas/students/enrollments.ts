@@ -29,6 +29,9 @@ export const toEnrollment = (row: EnrollmentRow): Enrollment => ({
 export const givesAccess = (row: Pick<EnrollmentsTable, 'status' | 'expires_at'>, now: string) =>
   (row.status === 'active' || row.status === 'completed') && (row.expires_at === null || row.expires_at > now);
 
+/** Whether an access ending at `a` lasts longer than one ending at `b` (null: no end). */
+const outlasts = (a: string | null, b: string | null) => b !== null && (a === null || a > b);
+
 /**
  * Why a course takes no new enrollment, if it does not: a draft is not ready to be studied, and an archived course
  * is closed to newcomers (the people enrolled keep their access). `enrollment_open` is the storefront's switch for
@@ -47,7 +50,8 @@ export function closedCourse(course: CourseRow): string | undefined {
  * compare expires_at too, agree with it. Unenrolling revokes (the row stays as history, with its progress).
  * Enrolling again reopens a revoked or expired enrollment: active again (completed if it had been completed), from
  * the new source with the new expiry, keeping its enrolled_at (drip goes on from the first enrollment) and progress.
- * An enrollment that gives access now (active, or completed within its expiry) is left as it is.
+ * An enrollment that gives access now (active, or completed within its expiry) is left as it is, unless the new grant
+ * lasts longer: then it takes the row over (its source and expiry).
  */
 export function enrollmentRules(deps: { db: Db; clock: Clock; store: StudentsStore; mail: StudentMail }) {
   const { db, clock, store } = deps;
@@ -92,8 +96,14 @@ export function enrollmentRules(deps: { db: Db; clock: Clock; store: StudentsSto
       if (!inserted) {
         const row = await store.lockEnrollment(trx, user.id, course.id);
         if (!row) throw errors.serverError();
-        if (givesAccess(row, at)) outcome = 'already_enrolled';
-        else
+        if (givesAccess(row, at)) {
+          outcome = 'already_enrolled';
+          // Access is the union of what grants it: a grant that outlasts the one holding the row (a course bought
+          // or given for good while a plan opens it until its period ends) takes the row over, so the shorter one
+          // ending later cannot close what the longer one still gives.
+          if (outlasts(input.expiresAt, row.expires_at))
+            await store.updateEnrollment(trx, row.id, { source: input.source, expires_at: input.expiresAt });
+        } else
           await store.updateEnrollment(trx, row.id, {
             status: row.completed_at ? 'completed' : 'active',
             source: input.source,

@@ -251,6 +251,7 @@ export function subscriptionsService(
 
     startFromOrder: lifecycle.startFromOrder,
     endForRefund: lifecycle.endForRefund,
+    syncAccess: deps.access.syncPlanAccess,
     applyProviderEvent: lifecycle.applyProviderEvent,
     /** Runs a renewal as its job would (the job kind `subscriptions.renew`). */
     renew: lifecycle.renew,

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor, MembersTable, SubscriptionsTable } from '../../db/tables.ts';
+import { includedCourses } from '../membership-plans/included-courses.ts';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type SubscriptionChanges = Updateable<SubscriptionsTable>;
@@ -79,10 +80,9 @@ export function subscriptionsStore() {
       planIds.length === 0
         ? Promise.resolve([])
         : ex
-            .selectFrom('plan_courses')
-            .innerJoin('courses', 'courses.id', 'plan_courses.course_id')
-            .select(['plan_courses.plan_id', 'courses.id', 'courses.title', 'courses.slug', 'courses.status'])
-            .where('plan_courses.plan_id', 'in', planIds)
+            .selectFrom(includedCourses(ex, planIds))
+            .innerJoin('courses', 'courses.id', 'included.course_id')
+            .select(['included.plan_id', 'courses.id', 'courses.title', 'courses.slug', 'courses.status'])
             .execute(),
 
     /** A person's enrollments that came from a subscription, or are in one of `courseIds`. */
