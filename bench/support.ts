@@ -3,6 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Engine } from '../src/db/tables.ts';
+import { MEMORY_FLAGS } from '../src/memory-budget.ts';
 import { freshDatabaseUrl } from '../test/support/databases.ts';
 import { freePort } from '../test/support/server.ts';
 
@@ -17,6 +18,7 @@ export function benchEngines(): Engine[] {
 
 export type SpawnedServer = {
   url: string;
+  logFile: string;
   databaseUrl: string;
   setupUrl: string | undefined;
   child: ChildProcess;
@@ -34,11 +36,12 @@ export async function spawnNode(
   script: string,
   env: Record<string, string>,
   ready: (child: Child) => Promise<boolean>,
+  nodeFlags: readonly string[] = [],
 ): Promise<Child> {
   const port = await freePort();
   const logFile = join(mkdtempSync(join(tmpdir(), 'lyceum-bench-')), 'server.log');
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeFlags, script], {
     env: { ...process.env, PORT: String(port), ...env },
     stdio: ['ignore', log, 'inherit'],
   });
@@ -91,6 +94,8 @@ export async function spawnServer(
       if (line) setupUrl = JSON.parse(line).setup_url;
       return setupUrl !== undefined;
     },
+    // As `npm start` runs it; SERVER_NODE_FLAGS=none (for all, or in one server's env) measures Node's own defaults.
+    (env.SERVER_NODE_FLAGS ?? process.env.SERVER_NODE_FLAGS) === 'none' ? [] : MEMORY_FLAGS,
   );
   return { ...child, databaseUrl, setupUrl };
 }

@@ -61,7 +61,6 @@ import type { RateLimiter } from './security/rate-limiter.ts';
 import { loadOrCreateSecret } from './security/server-secrets.ts';
 import { localBlobStore } from './storage/local-blob-store.ts';
 import { mediaUrls } from './storage/media-urls.ts';
-import { s3BlobStore } from './storage/s3-blob-store.ts';
 import { registerAccountAppsPage } from './web/account-apps-page.ts';
 import { adminCalls } from './web/admin/calls.ts';
 import { indexOperations } from './web/admin/catalog.ts';
@@ -251,9 +250,10 @@ export async function buildApp(deps: AppDeps) {
   const connectedApps = connectedAppsService({ db, onRevoke: () => deps.invalidations.publish('tokens') });
 
   const responses = responseCache({ ttlMs: config.LIST_CACHE_MS });
-  // Asset bytes: in the configured S3-compatible bucket, else in files under the data directory.
+  // Asset bytes: in the configured S3-compatible bucket, else in files under the data directory. The AWS SDK is loaded
+  // only by a school that uses a bucket (≈ 30 MB of memory once loaded).
   const blobs = config.S3_BUCKET
-    ? s3BlobStore({
+    ? (await import('./storage/s3-blob-store.ts')).s3BlobStore({
         bucket: config.S3_BUCKET,
         endpoint: config.S3_ENDPOINT,
         region: config.S3_REGION,
@@ -271,7 +271,7 @@ export async function buildApp(deps: AppDeps) {
   });
   /** The built-in test provider, when it is the configured one (its page is served below). */
   let testPayments: TestProvider | undefined;
-  const stripe = config.PAYMENTS_PROVIDER === 'stripe' ? stripeClient(config) : undefined;
+  const stripe = config.PAYMENTS_PROVIDER === 'stripe' ? await stripeClient(config) : undefined;
   const areas = buildAreas({
     blobs,
     mediaUrls: media,

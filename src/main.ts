@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
+import { heapBounded, MEMORY_FLAGS } from './memory-budget.ts';
 import { startServer } from './server.ts';
 
 let config: ReturnType<typeof loadConfig>;
@@ -13,6 +14,11 @@ try {
 }
 
 const server = await startServer(config);
+if (!heapBounded())
+  server.app.log.warn(
+    { node_flags: MEMORY_FLAGS.join(' ') },
+    'Node was started without the memory bounds `npm start` passes: under load this instance may hold far more memory than it uses',
+  );
 
 let stopping = false;
 async function stop(signal: string) {

@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** One message ready for the wire. */
 export type Envelope = {
@@ -26,11 +26,13 @@ export function describeSmtpError(error: unknown): { permanent: boolean; text: s
 
 /** An SMTP transport (nodemailer) for `smtp://` or `smtps://` URLs; one connection a message, so nothing idles open. */
 export function smtpTransport(url: string): MailTransport {
-  const transporter = createTransport(url);
+  // nodemailer is loaded with the first message, not at start: a school without SMTP never loads it.
+  let transporter: Transporter | undefined;
   return {
     async send(message) {
+      transporter ??= (await import('nodemailer')).createTransport(url);
       await transporter.sendMail(message);
     },
-    close: () => transporter.close(),
+    close: () => transporter?.close(),
   };
 }

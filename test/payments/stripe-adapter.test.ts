@@ -92,7 +92,7 @@ for (const engine of engines) {
         })
         .execute();
       provider = stripeProvider({
-        stripe: stripeClient({ STRIPE_SECRET_KEY: fake.secretKey, STRIPE_API_URL: fake.url }),
+        stripe: await stripeClient({ STRIPE_SECRET_KEY: fake.secretKey, STRIPE_API_URL: fake.url }),
         db: database.db,
         savePriceId: async (priceId, providerPriceId) => {
           saved.push([priceId, providerPriceId]);
@@ -340,7 +340,7 @@ for (const engine of engines) {
 
     test("by default the Stripe Price made for a plan price is kept in the plan price's provider_price_id", async () => {
       const keeping = stripeProvider({
-        stripe: stripeClient({ STRIPE_SECRET_KEY: fake.secretKey, STRIPE_API_URL: fake.url }),
+        stripe: await stripeClient({ STRIPE_SECRET_KEY: fake.secretKey, STRIPE_API_URL: fake.url }),
         db: database.db,
       });
       const request = monthly({ trialDays: 0 });
@@ -377,7 +377,7 @@ for (const engine of engines) {
 
     test('a wrong secret key is refused by Stripe and reported as the provider not taking the request', async () => {
       const wrong = stripeProvider({
-        stripe: stripeClient({ STRIPE_SECRET_KEY: 'sk_test_wrong', STRIPE_API_URL: fake.url }),
+        stripe: await stripeClient({ STRIPE_SECRET_KEY: 'sk_test_wrong', STRIPE_API_URL: fake.url }),
         db: database.db,
         savePriceId: async () => {},
         log: (message) => logged.push(message),

@@ -21,7 +21,7 @@ describe("Stripe's events in the school's terms (toPaymentEvents)", () => {
 
   before(async () => {
     fake = await startFakeStripe({ now: () => new Date(now) });
-    stripe = stripeClient({ STRIPE_SECRET_KEY: fake.secretKey, STRIPE_API_URL: fake.url });
+    stripe = await stripeClient({ STRIPE_SECRET_KEY: fake.secretKey, STRIPE_API_URL: fake.url });
     // The stand-in holds no school data: a plan price without a Stripe Price is never changed here.
     provider = stripeProvider({ stripe, db: undefined as never, savePriceId: async () => {} });
   });

@@ -32,7 +32,7 @@ for (const engine of engines) {
       fake = await startFakeStripe({ now: clock.now });
       database = connectDatabase(loadConfig({ DATABASE_URL: await freshDatabaseUrl(engine) }).database);
       await database.migrate();
-      const stripe = stripeClient({ STRIPE_SECRET_KEY: fake.secretKey, STRIPE_API_URL: fake.url });
+      const stripe = await stripeClient({ STRIPE_SECRET_KEY: fake.secretKey, STRIPE_API_URL: fake.url });
       provider = stripeProvider({ stripe, db: database.db, savePriceId: async () => {} });
       app = Fastify();
       requireRouteDeclarations(app);

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { certificatePdf } from '../../areas/certificates/pdf.ts';
 import type { CertificatesService } from '../../areas/certificates/service.ts';
 import { errors } from '../../http/errors.ts';
 import type { PageRenderer } from '../page-context.ts';
@@ -29,6 +28,8 @@ export function registerCertificatePages(
     const schoolName = school?.name ?? 'Lyceum';
     reply.header('x-robots-tag', 'noindex');
     if (pdf) {
+      // pdfkit and its fonts are loaded with the first certificate asked for, not at start.
+      const { certificatePdf } = await import('../../areas/certificates/pdf.ts');
       const body = await certificatePdf({
         certificate,
         schoolName,
