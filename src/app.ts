@@ -246,6 +246,7 @@ export async function buildApp(deps: AppDeps) {
     signingKeys: deps.signingKeys,
     cookieKeys: deps.oidcCookieKeys,
     logError: (error, context) => app.log.error({ err: error }, context),
+    logUnavailable: (fields, context) => app.log.warn(fields, context),
     onRevoke: () => deps.invalidations.publish('tokens'),
   });
   const connectedApps = connectedAppsService({ db, onRevoke: () => deps.invalidations.publish('tokens') });

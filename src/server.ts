@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
 import { invalidations } from './cluster/invalidations.ts';
 import { type Config, listenOrigin } from './config.ts';
@@ -30,7 +31,18 @@ export async function startServer(
   const clock = options.clock ?? systemClock;
   // The audit row of each API write rides its request's async context into the database driver (db/audited-dialect.ts).
   const trails = auditTrails();
-  const database = connectDatabase(config.database, { poolSize: config.DATABASE_POOL_SIZE, auditTrails: trails });
+  // The connections report their failures (the database or Redis restarting) to the app's logger once it exists;
+  // before that, a failure stops the start anyway.
+  let log: FastifyBaseLogger | undefined;
+  const database = connectDatabase(config.database, {
+    poolSize: config.DATABASE_POOL_SIZE,
+    auditTrails: trails,
+    onConnectionError: (error) =>
+      log?.warn(
+        { err: { message: error.message, code: (error as { code?: string }).code } },
+        'database connection lost',
+      ),
+  });
   await database.migrate();
   const limiter = config.REDIS_URL
     ? redisRateLimiter(config.REDIS_URL, `${config.REDIS_PREFIX}rl:`)
@@ -51,6 +63,7 @@ export async function startServer(
     signingKeys,
     logStream: options.logStream,
   });
+  log = app.log;
   const housekeeping = startOauthHousekeeping({
     db: database.db,
     clock,
