@@ -62,14 +62,15 @@ for (const mode of ['fast', 'immediate'] as const) {
     const { stoppedAt } = times;
     backAt = times.backAt;
 
-    const during = load.samples.filter((s) => s.start >= stoppedAt && s.start < backAt);
+    // Answered after the part was stopped, and asked before it was started again.
+    const during = load.samples.filter((s) => s.start + s.ms >= stoppedAt && s.start < backAt);
     const after = load.samples.filter((s) => s.start >= backAt);
     const acknowledged = load.samples.filter((s) => s.kind === 'write' && s.id).map((s) => s.id as string);
     const lost = await missingRows(postgres.url, 'lecturers', acknowledged);
     const figures = {
       mode,
       outage_s: OUTAGE_MS / 1000,
-      before: summary(load.samples.filter((s) => s.start < stoppedAt)),
+      before: summary(load.samples.filter((s) => s.start + s.ms < stoppedAt)),
       during: summary(during),
       after: summary(after),
       recovered_after_start: Object.fromEntries(
