@@ -176,3 +176,21 @@ export async function waitUntil(check: () => boolean, timeoutMs: number): Promis
   }
   return undefined;
 }
+
+/** What the instances logged at warn (40) and above, counted by level and message. */
+export function loggedAbove(lines: string[], level = 40): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const line of lines) {
+    let entry: { level?: number; msg?: string };
+    try {
+      entry = JSON.parse(line) as { level?: number; msg?: string };
+    } catch {
+      counts[`(not JSON) ${line.slice(0, 80)}`] = (counts[`(not JSON) ${line.slice(0, 80)}`] ?? 0) + 1;
+      continue;
+    }
+    if ((entry.level ?? 0) < level) continue;
+    const key = `${entry.level} ${entry.msg}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
