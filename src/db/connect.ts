@@ -83,14 +83,16 @@ export function connectDatabase(
  *   breaks emits 'error' on its client, idle in the pool or checked out between a transaction's queries. An 'error'
  *   event nobody listens to ends the Node process, so every client and the pool itself get a listener; the pool
  *   already drops a failed client, and the next query opens a fresh connection once the server is back.
- * - Getting a connection gives up after 5 s (the default waits for ever), so a request answers 503 instead of hanging
- *   while the server cannot be reached; TCP keep-alive notices a connection whose peer vanished without a word.
+ * - Getting a connection gives up after 10 s (the default waits for ever), so a request answers 503 instead of
+ *   hanging while the server cannot be reached (a stopped server refuses at once; a host cut off by the network
+ *   answers nothing). The pool applies the same bound to waiting for a free connection, hence not less: a burst
+ *   that queues for the pool is slow, not refused. TCP keep-alive notices a connection whose peer vanished.
  */
 function postgresPool(url: string, max: number, onConnectionError: (error: Error) => void = () => {}) {
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: 10_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
   });
