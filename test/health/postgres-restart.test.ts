@@ -49,6 +49,22 @@ for (const mode of ['fast', 'immediate'] as const) {
           return { status: response.status };
         },
       },
+      // The authorization server (oidc-provider) keeps clients in SQL: its 500 server_error becomes our 503.
+      register: {
+        request: async (base) => {
+          const response = await fetch(`${base}/api/oauth/register`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              client_name: 'Load client',
+              redirect_uris: ['http://127.0.0.1:45001/callback'],
+              token_endpoint_auth_method: 'none',
+            }),
+          });
+          return { status: response.status, body: await response.json() };
+        },
+        pauseMs: 100,
+      },
       readyz: { request: (base) => apiClient(base).get('/readyz'), pauseMs: 200 },
     });
     const ok = (s: Sample) => s.status >= 200 && s.status < 400;
@@ -60,7 +76,9 @@ for (const mode of ['fast', 'immediate'] as const) {
       OUTAGE_MS,
       (at) => {
         backAt = at;
-        return [0, 1].every((i) => ['write', 'readyz', 'page'].every((kind) => (recovered(kind, i)?.after ?? 0) >= 5));
+        return [0, 1].every((i) =>
+          ['write', 'readyz', 'page', 'register'].every((kind) => (recovered(kind, i)?.after ?? 0) >= 5),
+        );
       },
     );
     const { stoppedAt } = times;
@@ -82,7 +100,7 @@ for (const mode of ['fast', 'immediate'] as const) {
       after: summary(after),
       recovered_after_start: Object.fromEntries(
         [0, 1].flatMap((i) =>
-          ['readyz', 'write', 'page'].map((kind) => [`${kind}@${i}`, seconds(recovered(kind, i)?.ms)]),
+          ['readyz', 'write', 'page', 'register'].map((kind) => [`${kind}@${i}`, seconds(recovered(kind, i)?.ms)]),
         ),
       ),
       acknowledged_writes: acknowledged.length,
@@ -122,7 +140,7 @@ for (const mode of ['fast', 'immediate'] as const) {
         during.some((s) => s.kind === 'readyz' && s.instance === i && s.status === 503),
         `instance ${i} said it was not ready`,
       );
-      for (const kind of ['readyz', 'write', 'page'])
+      for (const kind of ['readyz', 'write', 'page', 'register'])
         assert.ok((recovered(kind, i)?.after ?? 0) >= 5, `instance ${i} serves ${kind} again`);
     }
     assert.ok(acknowledged.length > 0);
