@@ -4,6 +4,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { JWK } from 'oidc-provider';
 import { buildAreas, registerAreaRoutes } from './areas/index.ts';
 import { schoolStore } from './areas/school/store.ts';
@@ -93,6 +94,8 @@ export type AppDeps = {
   clock: Clock;
   /** Tells every instance what to drop from its caches (through Redis when configured). */
   invalidations: Invalidations;
+  /** The Redis command connection (db/redis.ts), when REDIS_URL is set: the short-lived records and /readyz use it. */
+  redis?: Redis;
   /** Cookie signing keys, newest first; generated on first start and kept in the database. */
   cookieKeys: string[];
   /** ID-token signing keys (private JWKs), generated on first start and kept in the database. */
@@ -230,8 +233,8 @@ export async function buildApp(deps: AppDeps) {
   const verifyAccessToken = accessTokenVerifier({ db, clock, cache: tokens });
   // Short-lived authorization records: in Redis when instances share one, in this process when the school is one
   // process (SQLite), else in SQL with everything else (PostgreSQL without Redis: instances share only the database).
-  const shortLived = config.REDIS_URL
-    ? redisShortLivedStore(config.REDIS_URL, `${config.REDIS_PREFIX}oidc:`)
+  const shortLived = deps.redis
+    ? redisShortLivedStore(deps.redis, `${config.REDIS_PREFIX}oidc:`)
     : config.database.engine === 'sqlite'
       ? memoryShortLivedStore({ now: () => clock.now().getTime() })
       : undefined;
@@ -245,6 +248,7 @@ export async function buildApp(deps: AppDeps) {
     signingKeys: deps.signingKeys,
     cookieKeys: deps.oidcCookieKeys,
     logError: (error, context) => app.log.error({ err: error }, context),
+    logUnavailable: (fields, context) => app.log.warn(fields, context),
     onRevoke: () => deps.invalidations.publish('tokens'),
   });
   const connectedApps = connectedAppsService({ db, onRevoke: () => deps.invalidations.publish('tokens') });
@@ -308,7 +312,7 @@ export async function buildApp(deps: AppDeps) {
     pages: sharedPages({ write, cache: responses }),
   };
 
-  registerHealthRoutes(app, { database });
+  registerHealthRoutes(app, { database, redis: deps.redis });
   const introspection = introspectionFastPath({
     verify: verifyAccessToken,
     issuer: config.BASE_URL,

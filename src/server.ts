@@ -1,12 +1,14 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
 import { invalidations } from './cluster/invalidations.ts';
 import { type Config, listenOrigin } from './config.ts';
 import { type Clock, systemClock } from './db/clock.ts';
 import { connectDatabase, type Database } from './db/connect.ts';
+import { connectRedis, type RedisLog, whenReady } from './db/redis.ts';
 import { auditTrails } from './http/audit-trail.ts';
 import { startOauthHousekeeping } from './oauth/housekeeping.ts';
 import { loadSigningKeys } from './oauth/keys.ts';
-import { memoryRateLimiter, redisRateLimiter } from './security/rate-limiter.ts';
+import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter } from './security/rate-limiter.ts';
 import { loadOrCreateSecret } from './security/server-secrets.ts';
 import { randomToken } from './security/tokens.ts';
 
@@ -30,12 +32,35 @@ export async function startServer(
   const clock = options.clock ?? systemClock;
   // The audit row of each API write rides its request's async context into the database driver (db/audited-dialect.ts).
   const trails = auditTrails();
-  const database = connectDatabase(config.database, { poolSize: config.DATABASE_POOL_SIZE, auditTrails: trails });
+  // The connections report their failures (the database or Redis restarting) to the app's logger once it exists;
+  // before that, a failure stops the start anyway.
+  let log: FastifyBaseLogger | undefined;
+  const database = connectDatabase(config.database, {
+    poolSize: config.DATABASE_POOL_SIZE,
+    auditTrails: trails,
+    onConnectionError: (error) =>
+      log?.warn(
+        { err: { message: error.message, code: (error as { code?: string }).code } },
+        'database connection lost',
+      ),
+  });
   await database.migrate();
-  const limiter = config.REDIS_URL
-    ? redisRateLimiter(config.REDIS_URL, `${config.REDIS_PREFIX}rl:`)
-    : memoryRateLimiter(() => clock.now().getTime());
-  const bus = invalidations({ redisUrl: config.REDIS_URL, channel: `${config.REDIS_PREFIX}invalidations` });
+  const redisLog: RedisLog = (level, message, fields) => log?.[level](fields ?? {}, message);
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, { log: redisLog }) : undefined;
+  const memoryLimiter = memoryRateLimiter(() => clock.now().getTime());
+  // While Redis is away, rate limits count in this instance's memory (the reasons are at fallbackRateLimiter).
+  const limiter = redis
+    ? fallbackRateLimiter(redisRateLimiter(redis, `${config.REDIS_PREFIX}rl:`), memoryLimiter, (to) =>
+        to === 'fallback'
+          ? log?.warn('Redis unreachable: rate limits are counted in this instance until it is back')
+          : log?.info('Redis back: rate limits are shared again'),
+      )
+    : memoryLimiter;
+  const bus = invalidations({
+    redisUrl: config.REDIS_URL,
+    channel: `${config.REDIS_PREFIX}invalidations`,
+    log: redisLog,
+  });
   const cookieKey = await loadOrCreateSecret(database.db, clock, 'cookie_key', () => randomToken(32));
   const oidcCookieKey = await loadOrCreateSecret(database.db, clock, 'oidc_cookie_key', () => randomToken(32));
   const signingKeys = await loadSigningKeys(database.db, clock);
@@ -46,11 +71,13 @@ export async function startServer(
     limiter,
     clock,
     invalidations: bus,
+    redis,
     cookieKeys: [cookieKey],
     oidcCookieKeys: [oidcCookieKey],
     signingKeys,
     logStream: options.logStream,
   });
+  log = app.log;
   const housekeeping = startOauthHousekeeping({
     db: database.db,
     clock,
@@ -65,8 +92,14 @@ export async function startServer(
     await services.jobs.stop();
     await limiter.close();
     await bus.close();
+    await redis?.quit().catch(() => redis.disconnect());
     await database.close();
   });
+  if (redis && !(await whenReady(redis, 3_000))) {
+    app.log.warn(
+      'Redis is not reachable yet: /readyz and the authorization flows answer 503 until it is; the school connects by itself when it comes up',
+    );
+  }
   try {
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (error) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { connectRedis } from '../db/redis.ts';
+import { connectRedis, type RedisLog } from '../db/redis.ts';
 
 /**
  * What one instance changed that other instances keep a copy of: `tokens` (a token, grant or app was revoked: drop the
@@ -14,9 +14,13 @@ export type Invalidation = 'tokens' | 'catalog';
  * configured it is also published, and every other instance applies it as soon as the message arrives (well under
  * the caches' time bounds, which remain the fallback while Redis is unreachable). Without Redis there is nobody to
  * tell: the time bounds are the rule.
+ *
+ * While Redis is away a publish fails at once and is dropped (the writer's request never waits for it), and other
+ * instances fall back on those time bounds (TOKEN_CACHE_SECONDS, LIST_CACHE_MS, DOCS_CACHE_SECONDS); the subscriber
+ * reconnects and subscribes again by itself when Redis is back.
  */
 export function invalidations(
-  options: { redisUrl?: string; channel?: string; onError?: (error: unknown) => void } = {},
+  options: { redisUrl?: string; channel?: string; onError?: (error: unknown) => void; log?: RedisLog } = {},
 ) {
   const channel = options.channel ?? 'lyceum:invalidations';
   const instance = randomUUID();
@@ -31,8 +35,8 @@ export function invalidations(
   let subscriber: Redis | undefined;
   let subscribed: Promise<unknown> = Promise.resolve();
   if (options.redisUrl) {
-    publisher = connectRedis(options.redisUrl);
-    subscriber = connectRedis(options.redisUrl);
+    publisher = connectRedis(options.redisUrl, { log: options.log });
+    subscriber = connectRedis(options.redisUrl, { role: 'subscriber', log: options.log });
     publisher.on('error', onError);
     subscriber.on('error', onError);
     subscribed = subscriber.subscribe(channel).catch(onError);

@@ -7,13 +7,15 @@ import { type AuditTrail, auditedDialect } from './audited-dialect.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { nodeSqliteDialect } from './sqlite-dialect.ts';
 import type { Db, Engine } from './tables.ts';
+import { UnavailableError } from './unavailable.ts';
 
 export type Database = {
   db: Db;
   engine: Engine;
   /** Applies pending migrations; on PostgreSQL Kysely's migrator holds `pg_advisory_lock` while it runs. */
   migrate(): Promise<void>;
-  ping(): Promise<void>;
+  /** Resolves once the database answers; rejects when it does not within `timeoutMs` (a readiness check never hangs). */
+  ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -23,12 +25,14 @@ export function connectDatabase(
     poolSize?: number;
     /** The audit trails of the server's write operations, each written in its write's transaction. */
     auditTrails?: AsyncLocalStorage<AuditTrail>;
+    /** Told of each PostgreSQL connection that failed or was ended by the server (already given up by the pool). */
+    onConnectionError?: (error: Error) => void;
   } = {},
 ): Database {
   const engineDialect =
     database.engine === 'sqlite'
       ? nodeSqliteDialect(database.path)
-      : new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: options.poolSize ?? 10 }) });
+      : new PostgresDialect({ pool: postgresPool(database.url, options.poolSize ?? 10, options.onConnectionError) });
   const dialect = options.auditTrails ? auditedDialect(engineDialect, options.auditTrails) : engineDialect;
   const db = new Kysely<import('./tables.ts').Tables>({ dialect });
   return {
@@ -58,9 +62,42 @@ export function connectDatabase(
         });
       }
     },
-    async ping() {
-      await sql`select 1`.execute(db);
+    async ping(timeoutMs = 2_000) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new UnavailableError('database')), timeoutMs);
+      });
+      try {
+        await Promise.race([sql`select 1`.execute(db), late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * The PostgreSQL pool, made to outlive the database's restarts, failovers and network blips:
+ * - A connection the server ends (a restart says "terminating connection due to administrator command") or that
+ *   breaks emits 'error' on its client, idle in the pool or checked out between a transaction's queries. An 'error'
+ *   event nobody listens to ends the Node process, so every client and the pool itself get a listener; the pool
+ *   already drops a failed client, and the next query opens a fresh connection once the server is back.
+ * - Getting a connection gives up after 10 s (the default waits for ever), so a request answers 503 instead of
+ *   hanging while the server cannot be reached (a stopped server refuses at once; a host cut off by the network
+ *   answers nothing). The pool applies the same bound to waiting for a free connection, hence not less: a burst
+ *   that queues for the pool is slow, not refused. TCP keep-alive notices a connection whose peer vanished.
+ */
+function postgresPool(url: string, max: number, onConnectionError: (error: Error) => void = () => {}) {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  // An idle client's error reaches the pool too (after the client's own listener below, which reports it).
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  return pool;
 }

@@ -1,17 +1,48 @@
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Database } from '../db/connect.ts';
 import { sendError } from '../http/error-handler.ts';
 import { ApiError } from '../http/errors.ts';
 
-export function registerHealthRoutes(app: FastifyInstance, deps: { database: Database }) {
+/** How long /readyz waits for each dependency's answer: a load balancer's check must not hang on a blackholed one. */
+const CHECK_TIMEOUT_MS = 2_000;
+
+/**
+ * `/healthz`: the process is alive (a restart would not help a school whose database is away, so this never looks at
+ * the dependencies). `/readyz`: this instance can serve — its database answers, and Redis when one is configured
+ * (the authorization server's flows need it); 503 naming what is unreachable otherwise, so a load balancer sends
+ * traffic elsewhere until it is back.
+ */
+export function registerHealthRoutes(app: FastifyInstance, deps: { database: Database; redis?: Redis }) {
   app.get('/healthz', { config: { public: true }, logLevel: 'warn' }, async () => ({ status: 'ok' }));
   app.get('/readyz', { config: { public: true }, logLevel: 'warn' }, async (request, reply) => {
-    try {
-      await deps.database.ping();
-      return { status: 'ready', database: deps.database.engine };
-    } catch (error) {
-      request.log.warn({ err: error }, 'database not reachable');
-      return sendError(request, reply, new ApiError('service_unavailable', 'The database is not reachable.'));
-    }
+    const { redis } = deps;
+    const [database, redisDown] = await Promise.all([
+      deps.database.ping(CHECK_TIMEOUT_MS).then(
+        () => undefined,
+        (error: unknown) => error,
+      ),
+      redis
+        ? redis.ping().then(
+            () => undefined,
+            (error: unknown) => error,
+          )
+        : undefined,
+    ]);
+    const down = [...(database ? ['the database'] : []), ...(redisDown ? ['Redis'] : [])];
+    if (down.length === 0)
+      return { status: 'ready', database: deps.database.engine, ...(redis ? { redis: 'ready' } : {}) };
+    request.log.warn(
+      { database: database ? String((database as Error).message) : 'ok', redis: redisDown ? 'down' : 'ok' },
+      'not ready',
+    );
+    return sendError(
+      request,
+      reply,
+      new ApiError(
+        'service_unavailable',
+        `Not ready: ${down.join(' and ')} ${down.length > 1 ? 'are' : 'is'} not reachable.`,
+      ),
+    );
   });
 }

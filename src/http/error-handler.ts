@@ -1,8 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { unavailableDependency } from '../db/unavailable.ts';
 import { prefersHtml } from './accept.ts';
-import { ApiError, type FieldError } from './errors.ts';
+import { ApiError, errors, type FieldError } from './errors.ts';
 
 type ValidationItem = { instancePath?: string; message?: string; keyword?: string; params?: Record<string, unknown> };
 
@@ -52,6 +53,8 @@ function fieldErrors(items: ValidationItem[], context: string | undefined): Fiel
 /** Maps any thrown error to the one error table. */
 export function toApiError(error: FastifyError | ApiError | Error): ApiError {
   if (error instanceof ApiError) return error;
+  // The database (or Redis) restarting, failing over, or cut off: not this request's fault, and it passes.
+  if (unavailableDependency(error)) return errors.temporarilyUnavailable();
   const fe = error as FastifyError & { validation?: ValidationItem[]; validationContext?: string };
   if (fe.validation) {
     const fields = fieldErrors(fe.validation, fe.validationContext);
@@ -119,7 +122,14 @@ export function installErrorHandlers<PageContext>(app: FastifyInstance, deps: Er
   app.decorate('renderErrorPage', (error: ApiError) => deps.renderErrorPage(error));
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    const unreachable = unavailableDependency(error);
+    // Every request fails the same way while a dependency is away: one line each, without a stack trace.
+    if (unreachable)
+      request.log.warn(
+        { unreachable, err: { message: error.message, code: error.code } },
+        'request failed: unreachable',
+      );
+    else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ error: apiError.code }, 'request refused');
     if (wantsHtml(request) && apiError.status < 500) {
       // A page's refusal (a draft course is 404) in the school's look, like the 404 of an unknown address below.

@@ -74,5 +74,10 @@ export const errors = {
       'The form has expired or did not come from this site; reload the page and try again.',
     ),
   serviceUnavailable: (description: string) => new ApiError('service_unavailable', description),
+  /** A part the school cannot work without (its database, Redis) is unreachable for now: a restart, a failover. */
+  temporarilyUnavailable: () =>
+    new ApiError('service_unavailable', 'The school is temporarily unavailable; try again in a few seconds.', {
+      headers: { 'retry-after': '5' },
+    }),
   serverError: () => new ApiError('server_error', 'The server could not complete the request.'),
 };

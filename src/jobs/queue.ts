@@ -2,7 +2,7 @@ import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Db, Engine, Executor, JobsTable } from '../db/tables.ts';
 import { randomToken } from '../security/tokens.ts';
-import { jobsStore } from './store.ts';
+import { type HeldJob, jobsStore } from './store.ts';
 
 /** What a running job is given besides its payload. */
 export type JobContext = {
@@ -11,6 +11,11 @@ export type JobContext = {
   attempt: number;
   /** Records how far the job has got (readable with `get`) and extends its lease; throws once the lease is lost. */
   progress(value: unknown): Promise<void>;
+  /**
+   * Aborted when this worker has lost the job's lease (it could not renew it in time, or another worker took the job
+   * over): a handler that works in steps stops at the next one, as the job is, or soon will be, another worker's.
+   */
+  signal: AbortSignal;
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: each kind's payload is the JSON its enqueuer wrote; the handler knows its shape.
@@ -38,8 +43,16 @@ export type JobQueueDeps = {
   clock: Clock;
   /** Handlers known from the start; areas add theirs with `handle` while the app is built. */
   handlers?: Record<string, JobHandler>;
-  /** How long a claimed job is this worker's before another may take it over (a crash leaves it claimed). */
+  /**
+   * How long a claimed job stays this worker's without news from it: while its handler runs, the worker renews the
+   * lease every `heartbeatMs`, so only a worker that died (or lost the database) lets it run out, and another
+   * instance takes the job over that long after the last renewal (plus one poll).
+   */
   leaseMs?: number;
+  /** How often a running job's lease is renewed; a third of the lease by default, so two renewals may fail in a row. */
+  heartbeatMs?: number;
+  /** Calls `tick` every `ms` until the returned function is called; tests pass their own and tick by hand. */
+  every?: (ms: number, tick: () => Promise<void>) => () => void;
   /** The wait before the first retry; each further retry waits twice as long, at most an hour. */
   retryBaseMs?: number;
   log?: (message: string, fields: Record<string, unknown>) => void;
@@ -47,6 +60,18 @@ export type JobQueueDeps = {
 
 const HOUR_MS = 3_600_000;
 const ERROR_TEXT_MAX = 1000;
+/**
+ * 15 s: a crashed worker's jobs move on within about 16 s (the lease plus one poll) instead of minutes, while a live
+ * worker renews every 5 s and so keeps its job through a missed renewal or two. Instances' clocks must agree to a few
+ * seconds (NTP), since one instance compares the lease another wrote with its own time.
+ */
+export const DEFAULT_LEASE_MS = 15_000;
+
+const everyInterval = (ms: number, tick: () => Promise<void>) => {
+  const timer = setInterval(() => void tick(), ms);
+  timer.unref();
+  return () => clearInterval(timer);
+};
 
 const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as unknown));
 
@@ -75,54 +100,111 @@ const toJob = (row: JobsTable): Job => ({
 export function jobQueue(deps: JobQueueDeps) {
   const store = jobsStore(deps.engine);
   const handlers: Record<string, JobHandler> = { ...deps.handlers };
-  const leaseMs = deps.leaseMs ?? 5 * 60_000;
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const heartbeatMs = deps.heartbeatMs ?? Math.floor(leaseMs / 3);
+  const every = deps.every ?? everyInterval;
   const retryBaseMs = deps.retryBaseMs ?? 10_000;
   const worker = `wrk_${randomToken(9)}`;
   const at = (offsetMs = 0) => new Date(deps.clock.now().getTime() + offsetMs).toISOString();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
 
+  /**
+   * The lease of one claimed job while its handler runs. Renewals (the heartbeat, and each progress report) extend it
+   * only while this worker still holds it and it has not run out; once it has (renewals failed for a whole lease, or
+   * another worker took the job over), the lease is lost for good: the handler's signal is aborted, renewals stop, and
+   * this worker writes nothing more to the job — its late result must not land on the new holder's run.
+   */
+  function leaseOf(row: JobsTable) {
+    const held: HeldJob = { id: row.id, worker, attempt: row.attempts };
+    const controller = new AbortController();
+    let until = Date.parse(row.locked_until ?? at());
+    let renewing: Promise<void> | undefined;
+    const lose = (why: string) => {
+      if (controller.signal.aborted) return;
+      controller.abort(new LeaseLostError(why));
+      deps.log?.('job lease lost', { job_id: row.id, kind: row.kind, attempt: row.attempts, reason: why });
+    };
+    const renew = async (changes: Partial<JobsTable> = {}) => {
+      if (controller.signal.aborted) throw controller.signal.reason;
+      const now = deps.clock.now().getTime();
+      if (now >= until) {
+        lose('the lease ran out before it could be renewed');
+        throw controller.signal.reason;
+      }
+      const next = now + leaseMs;
+      const renewed = await store.updateHeld(
+        deps.db,
+        held,
+        { ...changes, locked_until: new Date(next).toISOString(), updated_at: new Date(now).toISOString() },
+        { liveAt: new Date(now).toISOString() },
+      );
+      if (!renewed) {
+        lose('another worker holds the job now');
+        throw controller.signal.reason;
+      }
+      until = Math.max(until, next);
+    };
+    const heartbeat = async () => {
+      if (renewing || controller.signal.aborted) return;
+      renewing = renew()
+        .catch((error: unknown) => {
+          // A failed renewal (the database is unreachable) is tried again on the next beat; the lease is lost only
+          // when it runs out first, which the next beat sees.
+          if (!(error instanceof LeaseLostError))
+            deps.log?.('job lease not renewed', { job_id: row.id, kind: row.kind, err: errorText(error) });
+        })
+        .finally(() => {
+          renewing = undefined;
+        });
+      await renewing;
+    };
+    const stop = every(heartbeatMs, heartbeat);
+    return { held, signal: controller.signal, renew, stop };
+  }
+
   async function runOne(row: JobsTable) {
+    const lease = leaseOf(row);
     const context: JobContext = {
       id: row.id,
       attempt: row.attempts,
-      progress: async (value) => {
-        const held = await store.updateHeld(deps.db, row.id, worker, {
-          progress: JSON.stringify(value),
-          locked_until: at(leaseMs),
-          updated_at: at(),
-        });
-        if (!held) throw new PermanentJobError('This worker no longer holds the job: its lease ran out.');
-      },
+      signal: lease.signal,
+      progress: (value) => lease.renew({ progress: JSON.stringify(value) }),
     };
     let result: string | null;
     try {
-      // Claimed again after the worker of its last attempt stopped (the lease ran out): not run a further time.
-      if (row.attempts > row.max_attempts)
-        throw new PermanentJobError('The worker of its last attempt stopped before it finished (the lease ran out).');
-      const handler = handlers[row.kind];
-      if (!handler) throw new PermanentJobError(`No handler for jobs of kind "${row.kind}".`);
-      const value = await handler(JSON.parse(row.payload), context);
-      result = value === undefined ? null : JSON.stringify(value);
-    } catch (error) {
-      await fail(row, error);
-      return;
+      try {
+        // Claimed again after the worker of its last attempt stopped (the lease ran out): not run a further time.
+        if (row.attempts > row.max_attempts)
+          throw new PermanentJobError('The worker of its last attempt stopped before it finished (the lease ran out).');
+        const handler = handlers[row.kind];
+        if (!handler) throw new PermanentJobError(`No handler for jobs of kind "${row.kind}".`);
+        const value = await handler(JSON.parse(row.payload), context);
+        result = value === undefined ? null : JSON.stringify(value);
+      } catch (error) {
+        // A job whose lease was lost is not this worker's to fail or retry: it stays running until its lease runs
+        // out (or is already another worker's), and is taken over then.
+        if (!lease.signal.aborted) await fail(lease.held, row, error);
+        return;
+      }
+      await store.updateHeld(deps.db, lease.held, {
+        status: 'succeeded',
+        result,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        updated_at: at(),
+      });
+    } finally {
+      lease.stop();
     }
-    await store.updateHeld(deps.db, row.id, worker, {
-      status: 'succeeded',
-      result,
-      locked_by: null,
-      locked_until: null,
-      last_error: null,
-      updated_at: at(),
-    });
   }
 
-  async function fail(row: JobsTable, error: unknown) {
-    const message = (error instanceof Error ? error.message : String(error)).slice(0, ERROR_TEXT_MAX);
+  async function fail(held: HeldJob, row: JobsTable, error: unknown) {
+    const message = errorText(error).slice(0, ERROR_TEXT_MAX);
     const last = error instanceof PermanentJobError || row.attempts >= row.max_attempts;
     const wait = Math.min(retryBaseMs * 2 ** (row.attempts - 1), HOUR_MS);
-    await store.updateHeld(deps.db, row.id, worker, {
+    await store.updateHeld(deps.db, held, {
       status: last ? 'failed' : 'queued',
       run_at: last ? row.run_at : at(wait),
       locked_by: null,
@@ -210,9 +292,8 @@ export function jobQueue(deps: JobQueueDeps) {
       timer ??= setInterval(() => {
         queue
           .runDue()
-          .catch((error: unknown) =>
-            deps.log?.('running jobs failed', { err: error instanceof Error ? error.message : String(error) }),
-          );
+          // The database may be away for a while (a restart, a failover): the next poll tries again.
+          .catch((error: unknown) => deps.log?.('running jobs failed', { err: errorText(error) }));
       }, intervalMs);
       timer.unref();
     },
@@ -229,5 +310,15 @@ export function jobQueue(deps: JobQueueDeps) {
 
 /** Thrown by a handler (or for a kind nobody handles) when trying again cannot help: the job fails at once. */
 export class PermanentJobError extends Error {}
+
+/** The reason of a job's aborted signal, and what `progress` throws, once this worker no longer holds the job. */
+export class LeaseLostError extends Error {
+  constructor(why: string) {
+    super(`This worker no longer holds the job: ${why}.`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export type JobQueue = ReturnType<typeof jobQueue>;

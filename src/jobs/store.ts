@@ -41,16 +41,26 @@ export function jobsStore(engine: Engine) {
         .executeTakeFirst();
     },
 
-    /** Applies `changes` only while `worker` still holds the job's lease; returns whether it did. */
-    updateHeld: async (db: Db, id: string, worker: string, changes: Partial<JobsTable>) => {
-      const result = await db
+    /**
+     * Applies `changes` only while `held` is still the job's claim — the same worker and the same attempt, so a
+     * worker's late write can never land on a later claim of the job, even its own — and, with `liveAt`, only while
+     * the lease has not run out at that time (a renewal must not revive a lease another worker may already take).
+     * Returns whether it did.
+     */
+    updateHeld: async (db: Db, held: HeldJob, changes: Partial<JobsTable>, options: { liveAt?: string } = {}) => {
+      let update = db
         .updateTable('jobs')
         .set(changes)
-        .where('id', '=', id)
+        .where('id', '=', held.id)
         .where('status', '=', 'running')
-        .where('locked_by', '=', worker)
-        .executeTakeFirst();
+        .where('locked_by', '=', held.worker)
+        .where('attempts', '=', held.attempt);
+      if (options.liveAt !== undefined) update = update.where('locked_until', '>', options.liveAt);
+      const result = await update.executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
   };
 }
+
+/** One claim of a job: the worker that made it, and the attempt it counts as. */
+export type HeldJob = { id: string; worker: string; attempt: number };

@@ -8,7 +8,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import type { Areas } from '../areas/index.ts';
-import { ApiError } from '../http/errors.ts';
+import { unavailableDependency } from '../db/unavailable.ts';
+import { ApiError, errors } from '../http/errors.ts';
 import type { CallOrigin } from '../http/internal-calls.ts';
 import { ANONYMOUS, type Principal } from '../http/principal.ts';
 import { type AgentDocument, type CatalogTool, catalogTools } from './catalog-tools.ts';
@@ -103,6 +104,8 @@ export function mcpHandler(deps: {
       return successResult(await tool.run(args, principal));
     } catch (error) {
       if (error instanceof ApiError) return errorResult(error.toBody());
+      // The database restarting: the same answer as the API's 503, and nothing for the error log.
+      if (unavailableDependency(error)) return errorResult(errors.temporarilyUnavailable().toBody());
       deps.onError(error);
       return errorResult({ error: 'server_error', error_description: 'The server could not complete the request.' });
     }

@@ -15,6 +15,7 @@ import {
   isHonestClientName,
 } from './registration.ts';
 import type { ShortLivedStore } from './short-lived-store.ts';
+import { answerUnavailableWith503, isUnavailable } from './unavailable.ts';
 import { explainUnsupportedGrants, SUPPORTED_GRANTS, unsupportedGrantDescription } from './unsupported-grants.ts';
 
 export const OAUTH_PATHS = {
@@ -96,6 +97,8 @@ export type ProviderDeps = {
   shortLived?: ShortLivedStore;
   /** Where the provider's internal failures are logged (they never reach the client beyond server_error). */
   logError: (error: unknown, context: string) => void;
+  /** Where requests failed by an unreachable database or Redis are logged (a warning: they pass, and answer 503). */
+  logUnavailable: (fields: Record<string, unknown>, context: string) => void;
 };
 
 export function createProvider(deps: ProviderDeps): Provider {
@@ -259,7 +262,10 @@ export function createProvider(deps: ProviderDeps): Provider {
       description: unsupportedGrantDescription(`${base}${OAUTH_PATHS.authorization}`, `${base}/auth.md`),
     }),
   );
-  provider.on('server_error', (_ctx, error) => deps.logError(error, 'oauth server_error'));
+  answerUnavailableWith503(provider, deps.logUnavailable);
+  provider.on('server_error', (_ctx, error) => {
+    if (!isUnavailable(error)) deps.logError(error, 'oauth server_error');
+  });
 
   return provider;
 }

@@ -1,5 +1,6 @@
+import type { Redis } from 'ioredis';
 import type { AdapterPayload } from 'oidc-provider';
-import { connectRedis } from '../db/redis.ts';
+import { connectRedis, redisCall } from '../db/redis.ts';
 
 /**
  * The authorization server's records that live minutes (interactions, authorization codes) or die with a browser
@@ -127,9 +128,15 @@ export function memoryShortLivedStore(options: { now: () => number; maxEntries?:
 /**
  * In Redis, shared by every instance: each record is a key with the record's own TTL; consumption is a second key set
  * with NX, so of two instances exchanging one code at once exactly one wins. A uid and a grant index point at ids.
+ *
+ * While Redis is unreachable there is no fallback: an interaction begun on one instance must be found by whichever
+ * instance the browser comes back to, and a code must be spent exactly once across all of them, which a copy in one
+ * process cannot promise. Each command then fails at once (db/redis.ts) as an UnavailableError, which the
+ * authorization server answers with 503; flows work again as soon as Redis is back.
  */
-export function redisShortLivedStore(url: string, prefix: string): ShortLivedStore {
-  const redis = connectRedis(url);
+export function redisShortLivedStore(connection: Redis | string, prefix: string): ShortLivedStore {
+  const owned = typeof connection === 'string';
+  const redis = typeof connection === 'string' ? connectRedis(connection) : connection;
   const key = (model: string, id: string) => `${prefix}${model}:${id}`;
   const uidKey = (model: string, uid: string) => `${prefix}${model}:uid:${uid}`;
   const grantKey = (grantId: string) => `${prefix}grant:${grantId}`;
@@ -137,41 +144,45 @@ export function redisShortLivedStore(url: string, prefix: string): ShortLivedSto
   return {
     async set(model, id, payload, ttlSeconds) {
       const ms = Math.max(1, Math.ceil(ttlSeconds * 1000));
-      const batch = redis.multi().set(key(model, id), JSON.stringify(payload), 'PX', ms);
-      if (payload.uid) batch.set(uidKey(model, payload.uid), id, 'PX', ms);
-      if (payload.grantId) {
-        // Records that name a grant (codes, interactions) live minutes; the index outlives them all.
-        batch.sadd(grantKey(payload.grantId), `${model}:${id}`);
-        batch.pexpire(grantKey(payload.grantId), Math.max(ms, 3_600_000));
-      }
-      await batch.exec();
+      await redisCall(redis, (r) => {
+        const batch = r.multi().set(key(model, id), JSON.stringify(payload), 'PX', ms);
+        if (payload.uid) batch.set(uidKey(model, payload.uid), id, 'PX', ms);
+        if (payload.grantId) {
+          // Records that name a grant (codes, interactions) live minutes; the index outlives them all.
+          batch.sadd(grantKey(payload.grantId), `${model}:${id}`);
+          batch.pexpire(grantKey(payload.grantId), Math.max(ms, 3_600_000));
+        }
+        return batch.exec();
+      });
     },
     async get(model, id) {
-      const [payload, consumed] = await redis.mget(key(model, id), `${key(model, id)}:consumed`);
+      const [payload, consumed] = await redisCall(redis, (r) => r.mget(key(model, id), `${key(model, id)}:consumed`));
       if (!payload) return undefined;
       return { payload: JSON.parse(payload) as AdapterPayload, ...(consumed ? { consumedAt: Number(consumed) } : {}) };
     },
     async getByUid(model, uid) {
-      const id = await redis.get(uidKey(model, uid));
-      const payload = id ? await redis.get(key(model, id)) : null;
+      const id = await redisCall(redis, (r) => r.get(uidKey(model, uid)));
+      const payload = id ? await redisCall(redis, (r) => r.get(key(model, id))) : null;
       return payload ? (JSON.parse(payload) as AdapterPayload) : undefined;
     },
     async consume(model, id, at) {
-      const ttl = await redis.pttl(key(model, id));
+      const ttl = await redisCall(redis, (r) => r.pttl(key(model, id)));
       if (ttl <= 0) return false;
-      return (await redis.set(`${key(model, id)}:consumed`, String(at), 'PX', ttl, 'NX')) === 'OK';
+      return (await redisCall(redis, (r) => r.set(`${key(model, id)}:consumed`, String(at), 'PX', ttl, 'NX'))) === 'OK';
     },
     async delete(model, id) {
-      await redis.del(key(model, id), `${key(model, id)}:consumed`);
+      await redisCall(redis, (r) => r.del(key(model, id), `${key(model, id)}:consumed`));
     },
     async deleteByGrant(model, grantId) {
-      const members = (await redis.smembers(grantKey(grantId))).filter((m) => m.startsWith(`${model}:`));
+      const members = (await redisCall(redis, (r) => r.smembers(grantKey(grantId)))).filter((m) =>
+        m.startsWith(`${model}:`),
+      );
       if (members.length === 0) return;
-      await redis.del(...members.flatMap((m) => [`${prefix}${m}`, `${prefix}${m}:consumed`]));
-      await redis.srem(grantKey(grantId), ...members);
+      await redisCall(redis, (r) => r.del(...members.flatMap((m) => [`${prefix}${m}`, `${prefix}${m}:consumed`])));
+      await redisCall(redis, (r) => r.srem(grantKey(grantId), ...members));
     },
     async close() {
-      await redis.quit().catch(() => redis.disconnect());
+      if (owned) await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

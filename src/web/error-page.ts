@@ -8,6 +8,7 @@ const TITLES: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict',
   429: 'Too many attempts',
+  503: 'Temporarily unavailable',
 };
 
 export function renderErrorPage(

@@ -235,6 +235,113 @@ for (const engine of engines) {
       });
     });
 
+    test('the heartbeat renews a running job’s lease, so a live worker keeps it past the lease; a dead one loses it', async () => {
+      await withDatabase(engine, async ({ db }) => {
+        const clock = manualClock();
+        const beats = manualHeartbeat();
+        let release: (value: unknown) => void = () => undefined;
+        let firstContext: JobContext | undefined;
+        const first = jobQueue({
+          db,
+          engine,
+          clock,
+          leaseMs: 15_000,
+          every: beats.every,
+          handlers: {
+            report: (_payload, job) => {
+              firstContext = job;
+              return new Promise((resolve) => (release = resolve));
+            },
+          },
+        });
+        const second = jobQueue({
+          db,
+          engine,
+          clock,
+          leaseMs: 15_000,
+          every: manualHeartbeat().every,
+          handlers: { report: async (_p, job) => ({ by: 'second', attempt: job.attempt }) },
+        });
+        const id = await first.enqueue(db, 'report', {});
+        const firstRun = first.runDue(1);
+        await waitFor(async () => firstContext !== undefined);
+        for (let beat = 1; beat <= 6; beat++) {
+          clock.advance(5_000);
+          await beats.beat();
+          assert.equal(await second.runDue(), 0, `held after ${beat * 5} s of a 15 s lease`);
+        }
+        const lease = await db.selectFrom('jobs').select('locked_until').where('id', '=', id).executeTakeFirst();
+        assert.equal(lease?.locked_until, new Date(START.getTime() + 30_000 + 15_000).toISOString());
+        assert.equal(firstContext?.signal.aborted, false);
+
+        // The first worker stops beating (it died, or its process stalled): the lease runs out 15 s after the last beat.
+        clock.advance(14_999);
+        assert.equal(await second.runDue(), 0);
+        clock.advance(1);
+        assert.equal(await second.runDue(), 1, 'taken over as soon as the lease ran out');
+
+        // The first worker comes back: its heartbeat finds the lease gone, aborts its handler and stops renewing.
+        await beats.beat();
+        assert.equal(firstContext?.signal.aborted, true);
+        assert.match(String(firstContext?.signal.reason), /no longer holds the job/);
+        assert.equal(beats.count(), 1, 'still beating until its handler returns');
+        release({ by: 'first' });
+        await firstRun;
+        assert.equal(beats.count(), 0, 'no heartbeat outlives its job');
+        const job = await first.get(db, id);
+        assert.equal(job?.status, 'succeeded');
+        assert.deepEqual(job?.result, { by: 'second', attempt: 2 }, 'the first worker’s late answer is ignored');
+      });
+    });
+
+    test('a worker that could not renew in time gives the job up without failing it, and another runs it', async () => {
+      await withDatabase(engine, async ({ db }) => {
+        const clock = manualClock();
+        const beats = manualHeartbeat();
+        let firstContext: JobContext | undefined;
+        let giveUp: (error: unknown) => void = () => undefined;
+        const first = jobQueue({
+          db,
+          engine,
+          clock,
+          leaseMs: 15_000,
+          every: beats.every,
+          handlers: {
+            mail: (_payload, job) => {
+              firstContext = job;
+              return new Promise((_resolve, reject) => (giveUp = reject));
+            },
+          },
+        });
+        const ran: number[] = [];
+        const second = jobQueue({
+          db,
+          engine,
+          clock,
+          leaseMs: 15_000,
+          every: manualHeartbeat().every,
+          handlers: { mail: async (_p, job) => void ran.push(job.attempt) },
+        });
+        const id = await first.enqueue(db, 'mail', {}, { maxAttempts: 1 });
+        const firstRun = first.runDue(1);
+        await waitFor(async () => firstContext !== undefined);
+        // No beat for a whole lease (the event loop was blocked, the database away): nobody has taken the job yet,
+        // but the worker must not count on it any more, since another may take it at any moment.
+        clock.advance(15_000);
+        await beats.beat();
+        assert.equal(firstContext?.signal.aborted, true);
+        await assert.rejects(firstContext?.progress({ done: 1 }) ?? Promise.resolve(), /no longer holds the job/);
+        giveUp(firstContext?.signal.reason);
+        await firstRun;
+        assert.equal((await first.get(db, id))?.status, 'running', 'not failed by the worker that lost it');
+        assert.equal(await second.runDue(), 1);
+        const job = await second.get(db, id);
+        assert.equal(job?.status, 'failed', 'its one attempt was spent by the worker that lost it');
+        assert.match(job?.last_error ?? '', /lease ran out/);
+        assert.deepEqual(ran, []);
+      });
+    });
+
     test('a job whose worker stopped during its last attempt is failed, not run a further time', async () => {
       await withDatabase(engine, async ({ db }) => {
         const clock = manualClock();
@@ -362,6 +469,21 @@ if (engines.includes('postgres')) {
 
 function HOURS(n: number) {
   return n * 3_600_000;
+}
+
+/** A heartbeat the test beats by hand (after moving the clock), in place of the queue's interval timer. */
+function manualHeartbeat() {
+  const ticks = new Set<() => Promise<void>>();
+  return {
+    every: (_ms: number, tick: () => Promise<void>) => {
+      ticks.add(tick);
+      return () => void ticks.delete(tick);
+    },
+    beat: async () => {
+      await Promise.all([...ticks].map((tick) => tick()));
+    },
+    count: () => ticks.size,
+  };
 }
 
 /** Polls `check` between turns of the event loop (no timers): the other side is in this process. */

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from '../../src/security/rate-limiter.ts';
+import {
+  fallbackRateLimiter,
+  memoryRateLimiter,
+  type RateLimiter,
+  redisRateLimiter,
+} from '../../src/security/rate-limiter.ts';
+import { privateRedis, redisServerMissing } from '../support/private-services.ts';
 
 let now = Date.now();
 const kinds: [string, () => RateLimiter][] = [['memory', () => memoryRateLimiter(() => now)]];
@@ -64,3 +70,39 @@ if (redisUrl) {
     }
   });
 }
+
+test('while Redis is unreachable, limits count in this instance’s memory at once; in Redis again when it is back', {
+  skip: redisServerMissing(),
+}, async (t) => {
+  const redis = await privateRedis();
+  t.after(() => redis.close());
+  await redis.stop();
+  const switches: string[] = [];
+  const shared = (prefix: string) => redisRateLimiter(redis.url, prefix);
+  const prefix = `lyceum-test:${randomUUID()}:`;
+  const limiter = fallbackRateLimiter(
+    shared(prefix),
+    memoryRateLimiter(() => now),
+    (to) => switches.push(to),
+  );
+  t.after(() => limiter.close());
+
+  const started = Date.now();
+  assert.equal((await limiter.hit('signin:ip', 60)).count, 1);
+  assert.equal((await limiter.hit('signin:ip', 60)).count, 2, 'still limited, in memory');
+  const waited = Date.now() - started;
+  assert.ok(waited < 1_500, `answered without waiting on Redis (${waited} ms)`);
+  assert.deepEqual(switches, ['fallback']);
+
+  await redis.start();
+  const other = shared(prefix);
+  t.after(() => other.close());
+  await other.hit('signin:ip', 60);
+  // The limiter's own connection comes back by itself (it retries every second at most).
+  for (let i = 0; i < 60 && switches.length < 2; i++) {
+    await limiter.peek('signin:ip');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.deepEqual(switches, ['fallback', 'primary']);
+  assert.equal((await limiter.hit('signin:ip', 60)).count, 2, 'counted with the other instance in Redis again');
+});
