@@ -30,15 +30,28 @@ export type ShortLivedStore = {
   close(): Promise<void>;
 };
 
-type Entry = { payload: AdapterPayload; expiresAt: number; consumedAt?: number };
+type Entry = { payload: AdapterPayload; expiresAt: number; consumedAt?: number; bytes: number };
+
+/**
+ * What a record holds in memory, estimated from its JSON text (its strings dominate; a small fixed part stands for
+ * the objects and index entries around it). An estimate, but one that grows with what a client sends, which a count
+ * of records does not: a bound in records alone would let large records take whatever memory they like.
+ */
+const recordBytes = (key: string, payload: AdapterPayload) => 256 + key.length + JSON.stringify(payload).length;
 
 /**
  * In this process: expired records are dropped when read and swept every minute (and when the store is full), and at
- * most `maxEntries` are kept — the oldest sessions and interactions go first, codes never — so memory stays bounded
- * whatever the traffic.
+ * most `maxEntries` records and `maxBytes` (16 MB) of them are kept — the oldest sessions and interactions go first,
+ * codes never — so memory stays bounded whatever the traffic.
  */
-export function memoryShortLivedStore(options: { now: () => number; maxEntries?: number }): ShortLivedStore {
+export function memoryShortLivedStore(options: {
+  now: () => number;
+  maxEntries?: number;
+  maxBytes?: number;
+}): ShortLivedStore {
   const max = options.maxEntries ?? 100_000;
+  const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+  let bytes = 0;
   const entries = new Map<string, Entry>();
   const byUid = new Map<string, string>();
   const byGrant = new Map<string, Set<string>>();
@@ -48,6 +61,7 @@ export function memoryShortLivedStore(options: { now: () => number; maxEntries?:
     const entry = entries.get(key);
     if (!entry) return;
     entries.delete(key);
+    bytes -= entry.bytes;
     const model = key.slice(0, key.indexOf('\0'));
     const id = key.slice(key.indexOf('\0') + 1);
     // The uid may point at a newer record by now.
@@ -78,10 +92,12 @@ export function memoryShortLivedStore(options: { now: () => number; maxEntries?:
   // (at most one sweep a second), then, if still full, the oldest sessions and interactions down to 90 % of the
   // bound. A code (60 s, made only after consent) is never evicted.
   const lowWater = Math.floor(max * 0.9);
+  const lowBytes = Math.floor(maxBytes * 0.9);
+  const full = () => entries.size >= max || bytes >= maxBytes;
   const makeRoom = () => {
     if (options.now() - sweptAt >= 1000) sweepExpired();
     for (const key of entries.keys()) {
-      if (entries.size <= lowWater) break;
+      if (entries.size <= lowWater && bytes <= lowBytes) break;
       if (!key.startsWith('AuthorizationCode\0')) remove(key);
     }
   };
@@ -90,8 +106,10 @@ export function memoryShortLivedStore(options: { now: () => number; maxEntries?:
     async set(model, id, payload, ttlSeconds) {
       const key = k(model, id);
       remove(key);
-      if (entries.size >= max) makeRoom();
-      entries.set(key, { payload, expiresAt: options.now() + ttlSeconds * 1000 });
+      const size = recordBytes(key, payload);
+      bytes += size;
+      if (full()) makeRoom();
+      entries.set(key, { payload, expiresAt: options.now() + ttlSeconds * 1000, bytes: size });
       if (payload.uid) byUid.set(k(model, payload.uid), id);
       if (payload.grantId) {
         const grant = byGrant.get(payload.grantId) ?? new Set<string>();

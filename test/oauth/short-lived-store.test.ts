@@ -90,6 +90,23 @@ describe('the short-lived store in memory', () => {
     }
   });
 
+  test('the store is bounded by bytes too: large records push the oldest out long before the count is reached', async () => {
+    const store = memoryShortLivedStore({ now: () => 1_000_000, maxBytes: 100_000 });
+    try {
+      const large = { params: { state: 'x'.repeat(9_000) } };
+      await store.set('AuthorizationCode', 'code', large, 60);
+      for (let i = 0; i < 30; i++) await store.set('Interaction', `i${i}`, large, 60);
+      let kept = 0;
+      for (let i = 0; i < 30; i++) if (await store.get('Interaction', `i${i}`)) kept++;
+      assert.ok(kept <= 10, `${kept} records of 9 KB kept under a 100 KB bound`);
+      assert.ok(await store.get('Interaction', 'i29'), 'the newest is kept');
+      assert.equal(await store.get('Interaction', 'i0'), undefined, 'the oldest went first');
+      assert.ok(await store.get('AuthorizationCode', 'code'), 'a code is never evicted');
+    } finally {
+      await store.close();
+    }
+  });
+
   test('a full store makes room in bulk: the oldest tenth goes at once, so the next writes need no eviction', async () => {
     const store = memoryShortLivedStore({ now: () => 1_000_000, maxEntries: 100 });
     try {
