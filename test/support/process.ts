@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { MEMORY_FLAGS } from '../../src/memory-budget.ts';
 
 export type ServerProcess = { child: ChildProcess; lines: string[]; exited: Promise<number | null> };
 
@@ -10,7 +11,8 @@ export function startMain(
   env: Record<string, string>,
   ready: (line: string) => boolean = (line) => line.includes('setup_url'),
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  // As `npm start` runs it.
+  const child = spawn(process.execPath, [...MEMORY_FLAGS, 'src/main.ts'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
