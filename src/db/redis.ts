@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { UnavailableError } from './unavailable.ts';
 
 export type RedisLog = (level: 'warn' | 'info', message: string, fields?: Record<string, unknown>) => void;
@@ -18,7 +19,9 @@ export type RedisLog = (level: 'warn' | 'info', message: string, fields?: Record
  */
 export function connectRedis(url: string, options: { role?: 'commands' | 'subscriber'; log?: RedisLog } = {}) {
   const subscriber = options.role === 'subscriber';
-  const redis = new Redis(url, {
+  // ioredis is loaded with the first connection, not at start: a school without Redis never loads it (≈ 20 MB).
+  const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+  const redis = new RedisClient(url, {
     enableOfflineQueue: subscriber,
     maxRetriesPerRequest: subscriber ? null : 1,
     ...(subscriber ? {} : { commandTimeout: 1_000 }),
