@@ -73,6 +73,11 @@ export const errors = {
       'invalid_csrf_token',
       'The form has expired or did not come from this site; reload the page and try again.',
     ),
+  nulCharacter: (where: 'URL' | 'body') =>
+    new ApiError(
+      'invalid_request',
+      `The request's ${where} contains a NUL character (%00 or \\u0000), which no field accepts; remove it.`,
+    ),
   serviceUnavailable: (description: string) => new ApiError('service_unavailable', description),
   serverError: () => new ApiError('server_error', 'The server could not complete the request.'),
 };
