@@ -224,6 +224,8 @@ export async function buildApp(deps: AppDeps) {
     limiter,
     maxFailures: config.SIGNIN_MAX_FAILURES,
     windowSeconds: config.SIGNIN_WINDOW_SECONDS,
+    signupMaxPerAddress: config.SIGNUP_MAX_PER_ADDRESS,
+    signupWindowSeconds: config.SIGNUP_WINDOW_SECONDS,
     mail,
   });
   const cookie_ = sessionCookie(config.COOKIE_SECURE);
