@@ -24,6 +24,7 @@ import { installGuard, requireRouteDeclarations } from './http/guard.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { internalCalls } from './http/internal-calls.ts';
 import { loggerOptions } from './http/logging.ts';
+import { installNulGuard } from './http/nul-guard.ts';
 import { installResponseCache, responseCache } from './http/response-cache.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installValidators } from './http/validation.ts';
@@ -136,6 +137,7 @@ export async function buildApp(deps: AppDeps) {
 
   // The 404 page's context is built below with the page services; it is first asked for once the app is serving.
   installErrorHandlers(app, { pageContext: (request) => pageContext(request), renderErrorPage });
+  installNulGuard(app);
   /** Every route the app registers, as declared (the contract test and generated documents read it). */
   const routes = requireRouteDeclarations(app);
   await registerOpenApi(app, { baseUrl: config.BASE_URL, clock });
@@ -224,6 +226,8 @@ export async function buildApp(deps: AppDeps) {
     limiter,
     maxFailures: config.SIGNIN_MAX_FAILURES,
     windowSeconds: config.SIGNIN_WINDOW_SECONDS,
+    signupMaxPerAddress: config.SIGNUP_MAX_PER_ADDRESS,
+    signupWindowSeconds: config.SIGNUP_WINDOW_SECONDS,
     mail,
   });
   const cookie_ = sessionCookie(config.COOKIE_SECURE);

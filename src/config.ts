@@ -82,6 +82,19 @@ export const ConfigSchema = Type.Object(
       default: 900,
       description: 'Length of the sign-in failure window, in seconds.',
     }),
+    SIGNUP_MAX_PER_ADDRESS: Type.Integer({
+      minimum: 1,
+      maximum: 100000,
+      default: 20,
+      description:
+        'Sign-up attempts accepted from one client address in one window before a 429 (raise it for a class that creates its accounts together from one network).',
+    }),
+    SIGNUP_WINDOW_SECONDS: Type.Integer({
+      minimum: 1,
+      maximum: 86400,
+      default: 3600,
+      description: 'Length of the sign-up window, in seconds.',
+    }),
     FORM_SUBMISSIONS_PER_WINDOW: Type.Integer({
       minimum: 1,
       maximum: 10000,

@@ -50,6 +50,15 @@ export class ApiError extends Error {
   }
 }
 
+/** A wait as a person would say it, rounded up: "30 seconds", "1 minute", "59 minutes", "2 hours". */
+export function waitInWords(seconds: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (seconds < 60) return plural(Math.max(1, Math.ceil(seconds)), 'second');
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return plural(minutes, 'minute');
+  return plural(Math.ceil(minutes / 60), 'hour');
+}
+
 export const errors = {
   invalidRequest: (description: string, fields?: FieldError[]) =>
     new ApiError('invalid_request', description, { fields }),
@@ -64,6 +73,12 @@ export const errors = {
     }),
   methodNotAllowed: (method: string) =>
     new ApiError('method_not_allowed', `${method} is not allowed here; the Allow header lists what is.`),
+  tooManySignUps: (retryAfterSeconds: number) =>
+    new ApiError(
+      'rate_limited',
+      `Too many accounts have been created from your network recently. Please try again in ${waitInWords(retryAfterSeconds)}.`,
+      { headers: { 'retry-after': String(retryAfterSeconds) } },
+    ),
   rateLimited: (retryAfterSeconds: number) =>
     new ApiError('rate_limited', `Too many attempts; try again in ${retryAfterSeconds} seconds.`, {
       headers: { 'retry-after': String(retryAfterSeconds) },
@@ -72,6 +87,11 @@ export const errors = {
     new ApiError(
       'invalid_csrf_token',
       'The form has expired or did not come from this site; reload the page and try again.',
+    ),
+  nulCharacter: (where: 'URL' | 'body') =>
+    new ApiError(
+      'invalid_request',
+      `The request's ${where} contains a NUL character (%00 or \\u0000), which no field accepts; remove it.`,
     ),
   serviceUnavailable: (description: string) => new ApiError('service_unavailable', description),
   /** A part the school cannot work without (its database, Redis) is unreachable for now: a restart, a failover. */

@@ -4,8 +4,14 @@ import type { FastifyServerOptions } from 'fastify';
 const SECRET_PARAMS =
   /^(token|code|code_verifier|refresh_token|access_token|id_token|id_token_hint|client_secret|password|state|_csrf|signature)$/i;
 
-/** Paths that carry a secret themselves: a person's calendar feed is readable by whoever has its address. */
-const SECRET_PATHS: [RegExp, string][] = [[/^\/calendar\/[^/?]+/, '/calendar/[redacted]']];
+/**
+ * Paths that carry a secret themselves: a person's calendar feed is readable by whoever has its address, and a
+ * certificate's code (its page and its PDF) shows whoever has it the person's name and what they completed.
+ */
+const SECRET_PATHS: [RegExp, string][] = [
+  [/^\/calendar\/[^/?]+/, '/calendar/[redacted]'],
+  [/^\/certificates\/[^/?]+/, '/certificates/[redacted]'],
+];
 
 export function redactUrl(raw: string): string {
   let url = raw;

@@ -14,7 +14,8 @@ export const SIGNIN_FAILED = 'The email or password is incorrect.';
 
 /**
  * Sign-in and self-service sign-up. Failures are counted per account and per address; once either count reaches its
- * limit, sign-in answers 429 with Retry-After before any password is checked.
+ * limit, sign-in answers 429 with Retry-After before any password is checked. Every sign-up attempt is counted per
+ * address (each costs a password hash and may create an account), and past its limit one is refused the same way.
  */
 export function signInService(deps: {
   db: Db;
@@ -24,6 +25,9 @@ export function signInService(deps: {
   limiter: RateLimiter;
   maxFailures: number;
   windowSeconds: number;
+  /** Sign-up attempts allowed from one address in a window of `signupWindowSeconds`. */
+  signupMaxPerAddress: number;
+  signupWindowSeconds: number;
   /** Sign-up sends the new student a link that confirms their address. */
   mail: AccountMail;
 }) {
@@ -75,10 +79,14 @@ export function signInService(deps: {
       return row?.signup_enabled === 1;
     },
 
-    async signUp(input: { name: string; email: string; password: string }): Promise<User> {
+    async signUp(input: { name: string; email: string; password: string; ip: string }): Promise<User> {
       if (!(await this.signupEnabled())) {
         throw errors.accessDenied('This school does not accept new accounts right now.');
       }
+      // Counted before the password is hashed, taken or not: an address that creates accounts in bulk, or probes
+      // which emails have one, spends its allowance either way.
+      const address = await limiter.hit(`signup:ip:${input.ip}`, deps.signupWindowSeconds);
+      if (address.count > deps.signupMaxPerAddress) throw errors.tooManySignUps(address.retryAfterSeconds);
       const email = normalizeEmail(input.email);
       const passwordHash = await hashPassword(input.password);
       const now = clock.now().toISOString();

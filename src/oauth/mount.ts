@@ -6,7 +6,7 @@ import type Provider from 'oidc-provider';
 import type { Clock } from '../db/clock.ts';
 import { etagMatches } from '../discovery/conditional.ts';
 import { sendError } from '../http/error-handler.ts';
-import { ApiError, errors } from '../http/errors.ts';
+import { errors } from '../http/errors.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import { markRequestStart } from './adapter.ts';
 import type { IntrospectionFastPath } from './introspection.ts';
@@ -16,9 +16,10 @@ import { withFormAction } from './redirect-csp.ts';
 const DISCOVERY_PATHS = ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'];
 
 /**
- * Hands the provider's own paths to oidc-provider, and nothing else. Fastify must not read the body on these routes
- * (the provider parses the raw stream itself), so this scope replaces every content-type parser with one that leaves
- * the stream untouched, and each handler hijacks the reply.
+ * Hands the provider's own paths to oidc-provider, and nothing else. The provider parses the body itself, so this
+ * scope reads forms and JSON only as bytes (within the provider's own limit), which the app's hooks can judge (a NUL
+ * is refused at the edge like everywhere else) and the provider is then handed as a replay of the request; any other
+ * body is left an untouched stream. Each handler hijacks the reply.
  */
 export async function mountProvider(
   app: FastifyInstance,
@@ -34,6 +35,11 @@ export async function mountProvider(
   const callback = deps.provider.callback();
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      ['application/x-www-form-urlencoded', 'application/json'],
+      { parseAs: 'buffer', bodyLimit: FORM_LIMIT_BYTES },
+      (_request, body, done) => done(null, body),
+    );
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
     /**
@@ -69,8 +75,9 @@ export async function mountProvider(
       return discovered.get(key);
     }
 
-    /** Hands the request to oidc-provider as it is (or `raw`, a replay of it whose body was already read). */
-    const forward = async (request: FastifyRequest, reply: FastifyReply, raw = request.raw) => {
+    /** Hands the request to oidc-provider: as it is, or a replay of it when its body was read above. */
+    const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+      const raw = Buffer.isBuffer(request.body) ? replayOf(request.raw, request.body) : request.raw;
       markRequestStart(raw, deps.clock.now().getTime());
       // The security headers set by earlier hooks travel with the hijacked response.
       for (const [name, value] of Object.entries(reply.getHeaders())) {
@@ -110,15 +117,11 @@ export async function mountProvider(
       const plain = ['origin', 'authorization', 'oauth-client-attestation', 'oauth-client-attestation-pop'].every(
         (name) => request.headers[name] === undefined,
       );
-      if (request.method !== 'POST' || !plain) return forward(request, reply);
-      const read = await readForm(request.raw);
-      if (read === undefined) {
-        const tooLarge = new ApiError('payload_too_large', `The form body is larger than ${FORM_LIMIT_BYTES} bytes.`);
-        return sendError(request, reply.header('connection', 'close'), tooLarge);
-      }
-      const answer = await deps.introspection.answer(read.form);
+      if (request.method !== 'POST' || !plain || !isForm(request.raw)) return forward(request, reply);
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const answer = await deps.introspection.answer(parseForm(body.toString('utf8')));
       if (answer) return reply.header('cache-control', 'no-store').send(answer);
-      return forward(request, reply, read.replay);
+      return forward(request, reply);
     };
 
     /** At most `max` requests per address per window; the rest get 429 with Retry-After. */
@@ -172,21 +175,11 @@ export async function mountProvider(
 /** oidc-provider's own limit on a form body. */
 const FORM_LIMIT_BYTES = 56 * 1024;
 
-/**
- * Reads a request's form body, and gives back a request the provider can read it from again (the original stream is
- * spent). Non-form bodies parse to nothing, and the provider answers them. Undefined when the body is too large.
- */
-async function readForm(request: IncomingMessage) {
-  if (Number(request.headers['content-length'] ?? 0) > FORM_LIMIT_BYTES) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Not destroyed on an early return, so the 413 still reaches the client.
-  for await (const chunk of request.iterator({ destroyOnReturn: false })) {
-    size += (chunk as Buffer).length;
-    if (size > FORM_LIMIT_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  const body = Buffer.concat(chunks, size);
+const isForm = (request: IncomingMessage) =>
+  /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '');
+
+/** A request the provider can read `body` from again (the original stream was spent reading it). */
+function replayOf(request: IncomingMessage, body: Buffer): IncomingMessage {
   const replay = new IncomingMessage(request.socket);
   Object.assign(replay, {
     method: request.method,
@@ -201,6 +194,5 @@ async function readForm(request: IncomingMessage) {
   });
   replay.push(body);
   replay.push(null);
-  const isForm = /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '');
-  return { form: isForm ? parseForm(body.toString('utf8')) : {}, replay };
+  return replay;
 }

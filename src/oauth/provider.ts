@@ -3,11 +3,14 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Db } from '../db/tables.ts';
+import { prefersHtml } from '../http/accept.ts';
 import type { UsersStore } from '../identity/users-store.ts';
+import { isIpLiteral } from '../security/public-address.ts';
 import { ALL_SCOPES, isScope } from '../security/scopes.ts';
 import { html } from '../web/html.ts';
 import { layout } from '../web/layout.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
+import { publicOnlyFetch } from './outbound-fetch.ts';
 import {
   assertHonestClientName,
   assertLoopbackRedirects,
@@ -116,6 +119,8 @@ export function createProvider(deps: ProviderDeps): Provider {
       ...(deps.shortLived ? { shortLived: deps.shortLived } : {}),
     }),
     jwks: { keys: deps.signingKeys },
+    // Every document the provider fetches (client_id metadata documents, a client's jwks_uri) comes from a public host.
+    fetch: publicOnlyFetch(),
     cookies: {
       keys: deps.cookieKeys,
       names: { session: 'lyceum_oidc_session', interaction: 'lyceum_oidc_interaction', resume: 'lyceum_oidc_resume' },
@@ -219,6 +224,16 @@ export function createProvider(deps: ProviderDeps): Provider {
       clientIdMetadataDocument: {
         enabled: true,
         ack: 'draft-02',
+        // An address in a client_id says nothing about who the client is, and is how a stranger would point the
+        // server at a port of its own network; names are resolved and checked by publicOnlyFetch as it connects.
+        allowFetch: async (_ctx, clientId) => {
+          if (isIpLiteral(new URL(clientId).hostname)) {
+            throw new errors.InvalidClient(
+              'a client_id metadata document URL must name its host by a public DNS name, not an IP address',
+            );
+          }
+          return true;
+        },
         allowClient: async (_ctx, client) =>
           cimdRedirectsAllowed(client.clientId, client.redirectUris ?? [], allowLocalhost) &&
           isHonestClientName(client.clientName),
@@ -244,6 +259,12 @@ export function createProvider(deps: ProviderDeps): Provider {
       };
     },
     async renderError(ctx, out) {
+      // A program asking (no Accept for HTML) gets the error shape every other endpoint answers with.
+      if (!prefersHtml(ctx.get('accept'))) {
+        ctx.type = 'json';
+        ctx.body = { error: out.error, error_description: out.error_description ?? '' };
+        return;
+      }
       ctx.type = 'html';
       ctx.body = layout(
         { schoolName: undefined, viewer: undefined },

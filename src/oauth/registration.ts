@@ -1,4 +1,5 @@
 import { errors } from 'oidc-provider';
+import { DECEPTIVE, withoutDeceptive } from '../security/deceptive-text.ts';
 
 export const ACCEPTED_FORM = 'http://127.0.0.1:<port>/<path> or http://[::1]:<port>/<path>';
 
@@ -32,19 +33,13 @@ export function loopbackRedirectProblem(uri: unknown, allowLocalhost: boolean): 
   return undefined;
 }
 
-/**
- * Characters that make a name read as something it is not on the consent page: controls, zero-width characters and
- * bidirectional overrides ("\u202Eelgoog" displays as "google").
- */
-const DECEPTIVE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
-
 /** Whether a client_name (shown to the user, RFC 7591 §2) is absent or one that cannot pass for another app's. */
 export const isHonestClientName = (name: unknown): boolean =>
   name === undefined || (typeof name === 'string' && name.trim() !== '' && name.length <= 100 && !DECEPTIVE.test(name));
 
 /** A stored name as people see it: anything deceptive registered before names were checked is taken out. */
 export const visibleClientName = (name: string | undefined, fallback: string): string =>
-  name?.replace(new RegExp(DECEPTIVE.source, 'gu'), '').trim() || fallback;
+  (name === undefined ? '' : withoutDeceptive(name).trim()) || fallback;
 
 export function assertHonestClientName(name: unknown): void {
   if (isHonestClientName(name)) return;

@@ -62,11 +62,12 @@ export function registerSignUpPage(
       );
     }
     try {
-      const user = await deps.signin.signUp(parsed.value);
+      const user = await deps.signin.signUp({ ...parsed.value, ip: request.ip });
       await deps.browser.start(request, reply, user.id);
       return reply.redirect(returnTo, 303);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      reply.headers(error.headers);
       return render(
         request,
         reply,

@@ -151,6 +151,13 @@ for (const engine of engines) {
       for (const path of ['/certificates/AAAAAAAAAAAAAAAAAAAAAAAA', '/certificates/short', '/certificates/x.pdf']) {
         assert.equal((await fetch(`${server.url}${path}`)).status, 404, path);
       }
+
+      // The code is what verifies the certificate (whoever has it sees the name and the course): like a calendar
+      // feed's secret it never reaches the request log, which still shows the page was fetched.
+      const code = new URL(certificate.verification_url).pathname.split('/').pop() ?? '';
+      assert.ok(code.length >= 20);
+      assert.ok(!server.logs.some((line) => line.includes(code)), 'the certificate code never reaches the log');
+      assert.ok(server.logs.some((line) => line.includes('"url":"/certificates/[redacted]"')));
     });
   });
 }

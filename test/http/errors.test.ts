@@ -75,6 +75,9 @@ describe('error table', () => {
     assert.equal(redactUrl('/plain'), '/plain');
     assert.equal(redactUrl('/calendar/s3cr3t.ics'), '/calendar/[redacted]', 'a feed address is its secret');
     assert.equal(redactUrl('/calendar/s3cr3t.ics?x=1'), '/calendar/[redacted]?x=1');
+    assert.equal(redactUrl('/certificates/C0DE'), '/certificates/[redacted]', 'a certificate code verifies it');
+    assert.equal(redactUrl('/certificates/C0DE.pdf?download=1'), '/certificates/[redacted]?download=1');
+    assert.equal(redactUrl('/admin/certificates/crt_1'), '/admin/certificates/crt_1');
     assert.equal(redactUrl('/media/ast_1?expires=9&signature=abc'), '/media/ast_1?expires=9&signature=%5Bredacted%5D');
   });
 });

@@ -91,7 +91,7 @@ for (const engine of engines) {
       const refusal = {
         error: 'invalid_request',
         error_description:
-          "The Stripe-Signature header does not match this body and the endpoint's signing secret, or is too old.",
+          "The Stripe-Signature header does not match this body and the endpoint's signing secret, or was not made within 5 minutes of now.",
       };
       const forged = signed(event, 'whsec_someone_else', clock.now());
       const other = await post(forged.body, { 'stripe-signature': forged.signature });
@@ -112,6 +112,29 @@ for (const engine of engines) {
 
       assert.deepEqual(await recorded(), []);
       assert.deepEqual(applied, []);
+    });
+
+    test("Stripe's tolerance holds both ways: a signature dated more than 5 minutes ahead is refused too", async () => {
+      const event = await paidOrder('ord_future');
+      const at = async (offsetMs: number) => {
+        const { body, signature } = signed(event, SECRET, new Date(now + offsetMs));
+        const response = await post(body, { 'stripe-signature': signature });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      // A delivery is signed as it is sent, so one dated later than now can only have been made with the secret for
+      // use later (or by a clock far off): a year, an hour, 5 minutes and a second ahead are refused and apply nothing.
+      for (const ahead of [365 * 86_400_000, 3_600_000, 301_000]) {
+        const refused = await at(ahead);
+        assert.equal(refused.status, 400, `${ahead} ms ahead`);
+        assert.equal(refused.body.error, 'invalid_request');
+        assert.match(String(refused.body.error_description), /within 5 minutes/);
+      }
+      assert.deepEqual(await recorded(), []);
+      assert.deepEqual(applied, []);
+      // Within the tolerance either way (clocks differ a little) it is accepted, once.
+      assert.equal((await at(299_000)).status, 200);
+      assert.equal((await at(-299_000)).status, 200);
+      assert.equal(applied.length, 1);
     });
 
     test('a signed event is applied and recorded; sent again it is answered and not applied again', async () => {

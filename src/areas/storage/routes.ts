@@ -4,6 +4,7 @@ import { etagMatches } from '../../discovery/conditional.ts';
 import { requestedRange } from '../../http/byte-range.ts';
 import { errors } from '../../http/errors.ts';
 import { errorResponses } from '../../http/schemas.ts';
+import { withoutDeceptive } from '../../security/deceptive-text.ts';
 import { Asset, AssetCreate, AssetIdParams, AssetListQuery, AssetPage, MediaParams, MediaQuery } from './schema.ts';
 import type { StorageService } from './service.ts';
 
@@ -76,9 +77,14 @@ const contentLength = (request: FastifyRequest) => {
   return header === undefined ? undefined : Number(header);
 };
 
-/** `filename*` carries the real name; `filename` an ASCII stand-in for old clients. */
-const disposition = (kind: 'inline' | 'attachment', filename: string) =>
-  `${kind}; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+/**
+ * `filename*` carries the real name; `filename` an ASCII stand-in for old clients. Neither carries a character that
+ * could disguise the extension (a name stored before uploads were cleaned may still hold one).
+ */
+const disposition = (kind: 'inline' | 'attachment', stored: string) => {
+  const filename = withoutDeceptive(stored).trim() || 'download';
+  return `${kind}; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+};
 
 /**
  * Asset delivery, outside the API: `/media/{id}` serves a public asset to anyone, and any other asset to whoever

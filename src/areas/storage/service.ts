@@ -4,6 +4,7 @@ import type { AssetsTable } from '../../db/tables.ts';
 import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { type Principal, userIdOf } from '../../http/principal.ts';
+import { withoutDeceptive } from '../../security/deceptive-text.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import type { MediaUrls } from '../../storage/media-urls.ts';
 import { baseType, SNIFF_BYTES, sniffType } from '../../storage/sniff.ts';
@@ -109,11 +110,18 @@ export function storageService(deps: AreaDeps & { store: StorageStore; blobs: Bl
         const message = `${input.purpose} uploads are at most ${limit} bytes.`;
         throw errors.payloadTooLarge(`byte_size: ${message}`, [{ field: 'byte_size', code: 'maximum', message }]);
       }
+      // A bidi override or zero-width character can disguise a name's extension ("report\u202Efdp.exe" reads as
+      // "reportexe.pdf"); the name is kept as people will see it, without them.
+      const filename = withoutDeceptive(input.filename).trim();
+      if (filename === '' || filename === '.' || filename === '..') {
+        const message = 'must have visible characters besides formatting and control characters.';
+        throw errors.invalidRequest(`filename: ${message}`, [{ field: 'filename', code: 'pattern', message }]);
+      }
       const at = now();
       const row: AssetsTable = {
         id: newId('ast'),
         purpose: input.purpose,
-        filename: input.filename,
+        filename,
         content_type: baseType(input.content_type),
         byte_size: input.byte_size,
         sha256: null,

@@ -9,6 +9,19 @@ import { type StripeLookups, toPaymentEvents } from './events.ts';
 import { stripeLookups } from './lookups.ts';
 import { stripeStore } from './store.ts';
 
+/** Stripe's own default and recommendation: a delivery's signature is at most 5 minutes from now, either way. */
+const TOLERANCE_SECONDS = 300;
+
+/** The header's `t`, read exactly as the stripe library reads it, so it is the timestamp its signature covered. */
+function signedTimestamp(header: string): number {
+  let timestamp = Number.NaN;
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') timestamp = Number.parseInt(value ?? '', 10);
+  }
+  return timestamp;
+}
+
 export type StripeWebhookDeps = {
   db: Db;
   clock: Clock;
@@ -31,20 +44,30 @@ export function stripeWebhook(deps: StripeWebhookDeps) {
   async function verified(raw: Buffer, signature: string | string[] | undefined): Promise<Stripe.Event> {
     if (typeof signature !== 'string' || !signature)
       throw errors.invalidRequest('The Stripe-Signature header is missing: only events signed by Stripe are accepted.');
+    const refused = () =>
+      errors.invalidRequest(
+        "The Stripe-Signature header does not match this body and the endpoint's signing secret, or was not made within 5 minutes of now.",
+      );
+    const now = deps.clock.now().getTime();
+    let event: Stripe.Event;
     try {
-      return await deps.stripe.webhooks.constructEventAsync(
+      event = await deps.stripe.webhooks.constructEventAsync(
         raw,
         signature,
         deps.config.STRIPE_WEBHOOK_SECRET,
+        TOLERANCE_SECONDS,
         undefined,
-        undefined,
-        deps.clock.now().getTime(),
+        now,
       );
     } catch {
-      throw errors.invalidRequest(
-        "The Stripe-Signature header does not match this body and the endpoint's signing secret, or is too old.",
-      );
+      throw refused();
     }
+    // The library refuses a signature older than the tolerance but takes one dated any time ahead. Stripe signs each
+    // delivery as it sends it, so a timestamp in the future is as wrong as a stale one: whoever held the secret made
+    // it to be replayed later, or a clock is far off.
+    const signedAt = signedTimestamp(signature);
+    if (!Number.isFinite(signedAt) || signedAt * 1000 - now > TOLERANCE_SECONDS * 1000) throw refused();
+    return event;
   }
 
   return {
