@@ -42,12 +42,14 @@ export const Plan = Type.Object(
     slug: Type.String(),
     description: Type.String(),
     benefits: Type.Array(Type.String()),
-    course_ids: Type.Array(Id('crs'), {
-      description: 'Courses a holder of the plan studies now: those listed, and every course when includes_all_courses',
-    }),
+    course_ids: Type.Array(Id('crs'), { description: 'The courses picked for the plan, in the order given' }),
     includes_all_courses: Type.Boolean({
       description:
-        'Every published course (public or unlisted), present and to come, is included as a rule, besides those listed',
+        'Every published course (public or unlisted), present and to come, is included as a rule, besides those picked',
+    }),
+    included_course_ids: Type.Array(Id('crs'), {
+      description:
+        'Every course a holder of the plan studies now: those picked, then (with includes_all_courses) every other published course',
     }),
     product_ids: Type.Array(Id('prd'), { description: 'Digital products a holder of the plan may download' }),
     visibility: Visibility,
@@ -75,10 +77,10 @@ const Writable = Type.Partial(
     course_ids: Type.Array(Id('crs'), {
       maxItems: MAX_INCLUDED,
       uniqueItems: true,
-      description: 'The courses listed by hand (with includes_all_courses, only kept for when the rule is turned off)',
+      description: 'The courses picked for the plan',
     }),
     includes_all_courses: Type.Boolean({
-      description: 'Include every published course, present and to come (new courses as they come out)',
+      description: 'Include every published course, present and to come: new courses join the plan as they come out',
     }),
     product_ids: Type.Array(Id('prd'), { maxItems: MAX_INCLUDED, uniqueItems: true }),
     visibility: Visibility,

@@ -86,6 +86,7 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: Pick<
       benefits: JSON.parse(row.benefits) as string[],
       course_ids: included.courses.filter((c) => c.plan_id === row.id).map((c) => c.course_id),
       includes_all_courses: Number(row.includes_all_courses ?? 0) === 1,
+      included_course_ids: included.included.filter((c) => c.plan_id === row.id).map((c) => c.course_id),
       product_ids: included.products.filter((p) => p.plan_id === row.id).map((p) => p.product_id),
       visibility: row.visibility,
       status: row.status,

@@ -59,14 +59,15 @@ export function plansStore() {
       return Number(result.numDeletedRows) === 1;
     },
 
-    /** The course and product ids of each of `planIds`, in the order they were given (then, by rule, every course). */
+    /** The course and product ids of each of `planIds` in the order given, and the courses each gives now (by rule too). */
     included: async (ex: Executor, planIds: string[]) => {
-      if (planIds.length === 0) return { courses: [], products: [] };
-      const [courses, products] = await Promise.all([
+      if (planIds.length === 0) return { courses: [], included: [], products: [] };
+      const [courses, included, products] = await Promise.all([
+        ex.selectFrom('plan_courses').selectAll().where('plan_id', 'in', planIds).orderBy('position').execute(),
         ex.selectFrom(includedCourses(ex, planIds)).selectAll().orderBy('position').orderBy('course_id').execute(),
         ex.selectFrom('plan_products').selectAll().where('plan_id', 'in', planIds).orderBy('position').execute(),
       ]);
-      return { courses, products };
+      return { courses, included, products };
     },
 
     /** The plans, archived ones too (their subscriptions go on), that include every course by rule. */

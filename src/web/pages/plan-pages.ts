@@ -24,10 +24,10 @@ export function registerPlanPages(app: FastifyInstance, deps: SiteDeps) {
   async function withCourses(principal: Principal, plans: Plan[]): Promise<PlanWithCourses[]> {
     const seen = await courses.visibleAmong(
       principal,
-      plans.flatMap((plan) => plan.course_ids),
+      plans.flatMap((plan) => plan.included_course_ids),
     );
     const byId = new Map(seen.map((course) => [course.id, course]));
-    return plans.map((plan) => ({ plan, courses: plan.course_ids.flatMap((id) => byId.get(id) ?? []) }));
+    return plans.map((plan) => ({ plan, courses: plan.included_course_ids.flatMap((id) => byId.get(id) ?? []) }));
   }
 
   app.get<{ Querystring: Record<string, unknown> }>('/plans', { config }, async (request, reply) => {
