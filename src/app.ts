@@ -144,6 +144,10 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // At debug level a request is also logged as it arrives: a request that never completes is then visible.
+  app.addHook('onRequest', async (request) => {
+    request.log.debug({ req: request }, 'request received');
+  });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       { req: request, statusCode: reply.statusCode, responseTime: reply.elapsedTime },

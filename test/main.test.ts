@@ -9,10 +9,10 @@ for (const engine of engines) {
   describe(`the lyceum process (${engine})`, () => {
     test('starts, logs the setup link, and on SIGTERM finishes an in-flight request before exiting 0', async (t) => {
       const port = await freePort();
-      const { child, lines, exited } = await startMain({
+      const { child, lines, exited, waitForLine } = await startMain({
         PORT: String(port),
         DATABASE_URL: await freshDatabaseUrl(engine),
-        LOG_LEVEL: 'info',
+        LOG_LEVEL: 'debug',
       });
       t.after(() => child.kill('SIGKILL'));
       assert.ok(lines.some((l) => l.includes(`"setup_url":"http://127.0.0.1:${port}/setup?token=`)));
@@ -25,9 +25,11 @@ for (const engine of engines) {
       socket.write(
         `POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
       );
-      await new Promise((r) => setTimeout(r, 100));
+      // The server has read the request's head (at debug level it logs a request as it arrives) before the signal is
+      // sent, and has begun stopping before the body's rest is sent.
+      await waitForLine((l) => l.includes('"request received"') && l.includes('"url":"/signin"'));
       child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 200));
+      await waitForLine((l) => l.includes('stopping: finishing in-flight requests'));
       let response = '';
       socket.on('data', (chunk) => {
         response += String(chunk);

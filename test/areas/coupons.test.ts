@@ -14,8 +14,10 @@ import {
   tokenFor,
 } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
+import { refusedOn } from '../support/refusals.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { paginatesLikeEveryList } from '../support/shared-examples.ts';
+import { unique } from '../support/unique.ts';
 
 type Client = ReturnType<typeof apiClient>;
 type Coupon = {
@@ -42,12 +44,6 @@ const ok = <T>(response: { status: number; body: unknown }, status = 200) => {
   assert.equal(response.status, status, JSON.stringify(response.body));
   return response.body as T;
 };
-const refusedOn = (response: { status: number; body: unknown }, field: string) => {
-  assert.equal(response.status, 400, JSON.stringify(response.body));
-  const body = response.body as { error: string; errors: { field: string }[] };
-  assert.equal(body.error, 'invalid_request');
-  assert.equal(body.errors[0]?.field, field, JSON.stringify(body));
-};
 /** The 400 the checkout's coupon calls throw, by its field code and sentence. */
 const refusal = (code: string, sentence: RegExp) => (error: unknown) => {
   assert.ok(error instanceof ApiError, String(error));
@@ -57,7 +53,6 @@ const refusal = (code: string, sentence: RegExp) => (error: unknown) => {
   assert.match(error.message, sentence);
   return true;
 };
-const unique = () => Math.random().toString(36).slice(2, 8).toUpperCase();
 
 for (const engine of engines) {
   describe(`coupons API (${engine})`, () => {
@@ -100,7 +95,7 @@ for (const engine of engines) {
         .values({
           id: planId,
           name: 'Gold',
-          slug: `gold-${unique().toLowerCase()}`,
+          slug: `gold-${unique()}`,
           description: '',
           benefits: '[]',
           visibility: 'public',
@@ -114,7 +109,10 @@ for (const engine of engines) {
     after(() => server.close());
 
     const create = async (body: Record<string, unknown>) =>
-      ok<Coupon>(await staff.post('/api/v1/coupons', { code: `C${unique()}`, percent_off: 10, ...body }), 201);
+      ok<Coupon>(
+        await staff.post('/api/v1/coupons', { code: `C${unique().toUpperCase()}`, percent_off: 10, ...body }),
+        201,
+      );
 
     /** An order of the student's, pending, as the checkout makes them (a redemption refers to its order). */
     async function pendingOrder(userId = student.id) {
@@ -193,7 +191,7 @@ for (const engine of engines) {
     });
 
     test('create: the code is stored upper case and unique whatever its case; applies to everything by default', async () => {
-      const code = `Spring${unique()}`;
+      const code = `Spring${unique().toUpperCase()}`;
       const coupon = await create({ code, percent_off: 15 });
       assert.match(coupon.id, /^cpn_[0-9a-z]{26}$/);
       assert.equal(coupon.code, code.toUpperCase());
@@ -220,8 +218,8 @@ for (const engine of engines) {
       assert.deepEqual(amount.amount_off, { amount: 500, currency: 'EUR' });
       assert.deepEqual(amount.applies_to, { course_ids: [courseId], plan_ids: [planId], product_ids: [] });
 
-      const key = `coupon-${unique()}`;
-      const body = { code: `IDEM${unique()}`, percent_off: 20 };
+      const key = `coupon-${unique().toUpperCase()}`;
+      const body = { code: `IDEM${unique().toUpperCase()}`, percent_off: 20 };
       const first = await staff.post<Coupon>('/api/v1/coupons', body, { 'idempotency-key': key });
       const again = await staff.post<Coupon>('/api/v1/coupons', body, { 'idempotency-key': key });
       assert.equal(first.status, 201);
@@ -233,7 +231,7 @@ for (const engine of engines) {
     });
 
     test('create refuses bad terms with 400 naming the field', async () => {
-      const base = { code: `BAD${unique()}` };
+      const base = { code: `BAD${unique().toUpperCase()}` };
       refusedOn(await staff.post('/api/v1/coupons', { ...base }), 'percent_off');
       refusedOn(
         await staff.post('/api/v1/coupons', { ...base, percent_off: 5, amount_off: { amount: 1, currency: 'EUR' } }),
@@ -291,7 +289,7 @@ for (const engine of engines) {
     });
 
     test('state is derived from the clock: scheduled → active → expired, and the state filter agrees', async () => {
-      const tag = `CLK${unique()}`;
+      const tag = `CLK${unique().toUpperCase()}`;
       const base = now().getTime();
       const coupon = await create({
         code: `${tag}A`,
@@ -433,7 +431,7 @@ for (const engine of engines) {
     });
 
     test('the list pages like every list; q is a code prefix (any case, _ is plain); batch filters', async () => {
-      const tag = `PG${unique()}`;
+      const tag = `PG${unique().toUpperCase()}`;
       await paginatesLikeEveryList({
         staff,
         query: `/api/v1/coupons?q=${tag.toLowerCase()}`,
@@ -450,7 +448,7 @@ for (const engine of engines) {
     });
 
     test('bulk create: 1,000 unique PREFIX-XXXXXXXX codes in one go, listed and exported as CSV by batch', async () => {
-      const prefix = `bulk${unique()}`;
+      const prefix = `bulk${unique().toUpperCase()}`;
       const made = ok<Batch>(
         await staff.post('/api/v1/coupons/bulk', {
           prefix,
@@ -503,8 +501,8 @@ for (const engine of engines) {
         'prefix',
       );
       refusedOn(await staff.post('/api/v1/coupons/bulk', { prefix, count: 1 }), 'percent_off');
-      const key = `bulk-${unique()}`;
-      const body = { prefix: `K${unique()}`, count: 3, percent_off: 5, max_redemptions: null };
+      const key = `bulk-${unique().toUpperCase()}`;
+      const body = { prefix: `K${unique().toUpperCase()}`, count: 3, percent_off: 5, max_redemptions: null };
       const once = ok<Batch>(await staff.post('/api/v1/coupons/bulk', body, { 'idempotency-key': key }), 201);
       const replay = await staff.post<Batch>('/api/v1/coupons/bulk', body, { 'idempotency-key': key });
       assert.deepEqual(replay.body.codes, once.codes);
@@ -513,7 +511,7 @@ for (const engine of engines) {
     });
 
     test('bulk codes that are taken, or drawn twice, are drawn again: the batch still has exactly its count', async () => {
-      const taken = await create({ code: `DUP${unique()}-AAAAAAAA` });
+      const taken = await create({ code: `DUP${unique().toUpperCase()}-AAAAAAAA` });
       const prefix = taken.code.slice(0, -9);
       const draws = [
         taken.code,

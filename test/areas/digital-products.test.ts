@@ -12,9 +12,11 @@ import {
 } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
 import { pdf, png } from '../support/files.ts';
+import { refusedOn } from '../support/refusals.ts';
 import type { TestServer } from '../support/server.ts';
 import { paginatesLikeEveryList, seenOnlyBy } from '../support/shared-examples.ts';
 import { type Asset, startStorageServer, uploadAsset } from '../support/storage.ts';
+import { unique } from '../support/unique.ts';
 
 type Client = ReturnType<typeof apiClient>;
 type ProductFile = { asset_id: string; filename: string; content_type: string; byte_size: number };
@@ -48,11 +50,6 @@ const ok = <T>(response: { status: number; body: unknown }, status = 200) => {
   assert.equal(response.status, status, JSON.stringify(response.body));
   return response.body as T;
 };
-const refusedOn = (response: { status: number; body: unknown }, field: string) => {
-  assert.equal(response.status, 400, JSON.stringify(response.body));
-  assert.equal((response.body as { errors: { field: string }[] }).errors[0]?.field, field);
-};
-const unique = () => Math.random().toString(36).slice(2, 8);
 
 for (const engine of engines) {
   describe(`digital products API (${engine})`, () => {

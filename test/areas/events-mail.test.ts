@@ -8,6 +8,7 @@ import { engines } from '../support/databases.ts';
 import { ok } from '../support/memberships.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer } from '../support/smtp.ts';
+import { unique } from '../support/unique.ts';
 
 type Client = ReturnType<typeof apiClient>;
 type Event = { id: string; slug: string; starts_at: string; ends_at: string; registration: { status: string } | null };
@@ -15,7 +16,6 @@ type Event = { id: string; slug: string; starts_at: string; ends_at: string; reg
 const MINUTE = 60_000;
 /** iCalendar times have whole seconds. */
 const toSecond = (at: string) => new Date(Math.floor(Date.parse(at) / 1000) * 1000).toISOString();
-const unique = () => Math.random().toString(36).slice(2, 8);
 const userPrincipal = (person: Person, role: Person['role'] = 'student'): Principal => ({
   kind: 'user',
   userId: person.id,

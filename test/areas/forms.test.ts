@@ -12,6 +12,7 @@ import {
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { paginatesLikeEveryList } from '../support/shared-examples.ts';
+import { unique } from '../support/unique.ts';
 import { csrfOf, WebClient } from '../support/web-client.ts';
 
 type Client = ReturnType<typeof apiClient>;
@@ -57,7 +58,6 @@ const ok = <T>(response: { status: number; body: unknown }, status = 200) => {
 /** A submission taken: the answer is a redirect (303) to the page. */
 const seeOther = (response: { status: number; text: string }) =>
   assert.equal(response.status, 303, response.text.slice(0, 500));
-const unique = () => Math.random().toString(36).slice(2, 8);
 
 /** The fields of a contact form: every type once. */
 const contactFields = () => [

@@ -1,7 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { MEMORY_FLAGS } from '../../src/memory-budget.ts';
 
-export type ServerProcess = { child: ChildProcess; lines: string[]; exited: Promise<number | null> };
+export type ServerProcess = {
+  child: ChildProcess;
+  lines: string[];
+  exited: Promise<number | null>;
+  /** Resolves with the first line (already printed, or printed later) that `match` accepts; rejects after `timeoutMs`. */
+  waitForLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+};
 
 /**
  * Starts `node src/main.ts` as its own process and resolves once `ready` accepts one of its output lines (by default
@@ -17,15 +23,36 @@ export function startMain(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  const waiters = new Set<{ match: (line: string) => boolean; found: (line: string) => void }>();
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const waitForLine = (match: (line: string) => boolean, timeoutMs = 10_000) => {
+    const seen = lines.find(match);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise<string>((resolve, reject) => {
+      const waiter = {
+        match,
+        found: (line: string) => {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve(line);
+        },
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`no such line within ${timeoutMs} ms:\n${lines.join('\n')}`));
+      }, timeoutMs);
+      waiters.add(waiter);
+    });
+  };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not ready: ${lines.join('\n')}`)), 20_000);
     child.stdout?.on('data', (chunk) => {
       for (const line of String(chunk).split('\n').filter(Boolean)) {
         lines.push(line);
+        for (const waiter of [...waiters]) if (waiter.match(line)) waiter.found(line);
         if (ready(line)) {
           clearTimeout(timer);
-          resolve({ child, lines, exited });
+          resolve({ child, lines, exited, waitForLine });
         }
       }
     });

@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { ordersStore } from '../../src/areas/orders/store.ts';
 import { newId } from '../../src/db/ids.ts';
 import { apiClient, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
-import { launchChromium, screenshotDir } from '../support/browser.ts';
+import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { OWNER, WebClient } from '../support/web-client.ts';
 
 const METRICS = ['revenue', 'enrollments', 'completions', 'active_students', 'new_members', 'churned_members', 'mrr'];
-
-/** The serious and critical accessibility problems axe finds on the page, as readable lines. */
-async function accessibilityProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 /** How many pixels of a canvas are drawn (a blank canvas is all transparent). */
 const drawnPixels = (page: Page, id: string): Promise<number> =>

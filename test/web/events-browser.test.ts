@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import ICAL from 'ical.js';
 import type { Browser, Page } from 'playwright-core';
 import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
-import { launchChromium, screenshotDir } from '../support/browser.ts';
+import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer } from '../support/smtp.ts';
@@ -14,13 +13,6 @@ import { startSmtpServer } from '../support/smtp.ts';
 const PHONE = { width: 390, height: 844 };
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
-
-async function accessibilityProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 // One engine is enough for the browser: what the data layer decides is tested over HTTP on both.
 const engine = engines[0] ?? 'sqlite';
