@@ -68,11 +68,17 @@ describe('configuration', () => {
     assert.equal(result.stderr.trim(), 'lyceum: Invalid PORT="eighty": expected an integer from 0 to 65535.');
   });
 
-  test('the README configuration table is the one generated from config.ts', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  test('the configuration table of docs/operations.md is the one generated from config.ts', () => {
+    const page = readFileSync(new URL('../docs/operations.md', import.meta.url), 'utf8');
+    const table = /<!-- config:start -->\n([\s\S]*?)\n<!-- config:end -->/.exec(page)?.[1];
     assert.ok(
-      readme.includes(configTable()),
-      'README.md is out of date: run `npm run docs:config` and paste its output',
+      table !== undefined,
+      'docs/operations.md has lost its <!-- config:start --> / <!-- config:end --> markers',
+    );
+    assert.equal(
+      table,
+      configTable().trimEnd(),
+      'docs/operations.md is out of date: run `npm run docs:config` and paste its output between the config markers',
     );
   });
 });
