@@ -3,7 +3,7 @@ import Type, { type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 
 /**
- * Every setting of the server, keyed by its environment variable. The README's configuration table is generated
+ * Every setting of the server, keyed by its environment variable. The configuration table of docs/operations.md is generated
  * from this schema (`npm run docs:config`) and a test fails when the two drift.
  */
 export const ConfigSchema = Type.Object(
@@ -412,7 +412,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
   };
 }
 
-/** The configuration table of the README, in Markdown. */
+/** The configuration table of docs/operations.md, in Markdown. */
 export function configTable(): string {
   const rows = Object.entries(ConfigSchema.properties).map(([key, schema]) => {
     const s = schema as unknown as Record<string, unknown>;

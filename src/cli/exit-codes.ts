@@ -1,4 +1,4 @@
-/** The CLI's exit codes: stable, so scripts can branch on them (also listed in the README). */
+/** The CLI's exit codes: stable, so scripts can branch on them (also listed in docs/cli.md). */
 export const EXIT = {
   ok: 0,
   /** The API refused the request: 4xx other than 401/403 (not found, conflict, invalid input). */

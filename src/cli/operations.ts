@@ -1,6 +1,6 @@
 /**
  * The school's API operations as CLI commands, derived from its /openapi.json (nothing about any area is written
- * here). The naming rule, also in the README:
+ * here). The naming rule, also in docs/cli.md:
  *
  * - the group is the operation's first tag, with `_` as `-` (`membership_plans` -> `membership-plans`);
  * - the verb is the operationId in kebab case without the group's noun, plural or singular, where it appears as whole

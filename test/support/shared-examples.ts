@@ -5,7 +5,7 @@ type Client = ReturnType<typeof apiClient>;
 type Page = { data: { id: string; created_at?: string }[]; has_more: boolean; next_cursor: string | null };
 
 /**
- * What every list of the API does (README "Lists"), checked the same way in each area: five items made by `make(i)`
+ * What every list of the API does (docs/api/README.md, "Lists"), checked the same way in each area: five items made by `make(i)`
  * in order, found by `query` (a list path with a filter that selects exactly them, e.g. `?q=<tag>`), walked two at a
  * time newest first across a page boundary and a deleted cursor item; `sort=created_at`; `created_after` comparing
  * instants whatever offset they are written with; and 400 for a limit over 100, a malformed cursor and an unknown
@@ -57,7 +57,7 @@ type Principals = { anonymous: Client; student: Client; staff: Client };
 type Who = keyof Principals;
 
 /**
- * The one visibility rule every area states (README "Views by principal"), checked the same way: each of the three
+ * The one visibility rule every area states (docs/api/README.md, "Views by principal"), checked the same way: each of the three
  * principals either finds the item in `list` and gets it by `get` (200), or sees it in neither — a 404, never a 403.
  */
 export async function seenOnlyBy(

@@ -20,7 +20,7 @@ export function storageRoutes(fastify: FastifyInstance, service: StorageService)
       tags,
       summary: 'Start an upload: declare the file, then PUT its bytes to the upload_url returned',
       description:
-        'Each purpose has a size limit and the types it accepts (see the README). The asset is pending until its bytes arrive.',
+        'Each purpose has a size limit (a larger file is 413) and the types it accepts (another type is 400). The asset is pending until its bytes arrive.',
       body: AssetCreate,
       response: { 201: Asset, ...errorResponses(400, 401, 403, 413) },
     },
