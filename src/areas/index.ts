@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { EmailVerificationService } from '../identity/email-verification.ts';
+import { invitations } from '../identity/invitations.ts';
 import type { SessionService } from '../identity/sessions.ts';
+import { usersStore } from '../identity/users-store.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
 import type { PaymentEventSink, PaymentProvider } from '../payments/provider.ts';
@@ -109,6 +111,7 @@ export function buildAreas(
   },
 ) {
   const memberships = membershipRule(deps.config.SUBSCRIPTION_GRACE_DAYS);
+  const invites = invitations({ clock: deps.clock, users: usersStore(), mail: deps.mail });
   const subscriptionRows = subscriptionsStore();
   const access = planAccess({
     ...deps,
@@ -158,13 +161,19 @@ export function buildAreas(
     curriculum,
     certificates,
     mail: deps.mail,
+    invitations: invites,
     onAccessChange: deps.onAccessChange,
   });
   const members = membersService({ ...deps, store: membersStore(), rule: memberships, access, people: students });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
   const audit = auditService({ ...deps, store: auditStore() });
   const security = securityService({ ...deps, store: securityStore(), onAccessChange: deps.onAccessChange });
-  const staff = staffService({ ...deps, store: staffStore(), mail: deps.mail, onAccessChange: deps.onAccessChange });
+  const staff = staffService({
+    ...deps,
+    store: staffStore(),
+    invitations: invites,
+    onAccessChange: deps.onAccessChange,
+  });
   const analytics = analyticsService({ ...deps, store: analyticsStore() });
   const coupons = couponsService({ ...deps, store: couponsStore() });
   const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage, memberships });

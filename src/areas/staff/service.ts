@@ -1,10 +1,9 @@
-import type { Insertable, Selectable } from 'kysely';
-import { newId } from '../../db/ids.ts';
+import type { Selectable } from 'kysely';
 import type { UsersTable } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
+import type { Invitations } from '../../identity/invitations.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
-import type { AccountMail } from '../../mail/account-mail.ts';
 import { revokeGrant } from '../../oauth/adapter.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
@@ -30,7 +29,9 @@ const toMember = (row: UserRow): StaffMember => ({
  * and in the same transaction ends their browser sessions and the grants of their apps, whose tokens carried staff
  * scopes; cached tokens are dropped at once (`onAccessChange`).
  */
-export function staffService(deps: AreaDeps & { store: StaffStore; mail: AccountMail; onAccessChange: () => void }) {
+export function staffService(
+  deps: AreaDeps & { store: StaffStore; invitations: Invitations; onAccessChange: () => void },
+) {
   const { db, clock, store } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('staff member');
@@ -69,21 +70,7 @@ export function staffService(deps: AreaDeps & { store: StaffStore; mail: Account
           await store.changeRole(trx, existing.id, 'student', 'staff', now());
           return { ...existing, role: 'staff' as const };
         }
-        const at = now();
-        const made: Insertable<UsersTable> = {
-          id: newId('usr'),
-          email,
-          name,
-          role: 'staff',
-          status: 'active',
-          // No password until the person sets one through the invitation.
-          password_hash: '',
-          locale: null,
-          created_at: at,
-          updated_at: at,
-        };
-        await store.insert(trx, made);
-        await deps.mail.invite(trx, { id: made.id, email, name });
+        const made = await deps.invitations.invite(trx, { email, name, role: 'staff' });
         return (await store.find(trx, made.id)) as UserRow;
       });
       return toMember(row);

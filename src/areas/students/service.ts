@@ -1,10 +1,10 @@
-import type { Insertable, Updateable } from 'kysely';
-import { newId } from '../../db/ids.ts';
+import type { Updateable } from 'kysely';
 import type { Executor, UsersTable } from '../../db/tables.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
+import type { Invitations } from '../../identity/invitations.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { CertificatesService } from '../certificates/service.ts';
 import type { CoursesService } from '../courses/service.ts';
@@ -63,6 +63,8 @@ export function studentsService(
     /** Issues the certificate of a course completed, in the completing transaction. */
     certificates: Pick<CertificatesService, 'issue'>;
     mail: StudentMail;
+    /** Makes a new student's account and invites them, in the caller's transaction. */
+    invitations: Invitations;
     /** Tells every instance that whose tokens are valid changed (drop validated-token caches). */
     onAccessChange: () => void;
   },
@@ -103,24 +105,8 @@ export function studentsService(
     return row;
   }
 
-  async function addStudent(trx: Executor, email: string, name: string) {
-    const at = now();
-    const row: Insertable<UsersTable> = {
-      id: newId('usr'),
-      email,
-      name,
-      role: 'student',
-      status: 'active',
-      // No password until the person sets one through the invitation: no password matches an empty hash.
-      password_hash: '',
-      locale: null,
-      created_at: at,
-      updated_at: at,
-    };
-    await store.insertUser(trx, row);
-    await deps.mail.invite(trx, { id: row.id, email, name });
-    return row;
-  }
+  const addStudent = (trx: Executor, email: string, name: string) =>
+    deps.invitations.invite(trx, { email, name, role: 'student' });
 
   const blankName = () =>
     errors.invalidRequest('name: must not be only spaces.', [
