@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '../security/scopes.ts';
 import { isScope } from '../security/scopes.ts';
 import type { AccessTokenVerifier } from '../security/token-principal.ts';
-import { bearerToken } from './bearer-token.ts';
+import { bearerResolver } from './bearer-token.ts';
 import { sendError } from './error-handler.ts';
 import { ApiError } from './errors.ts';
 import { type CallOrigin, INTERNAL_CALL_HEADER, type InternalCalls } from './internal-calls.ts';
-import { ANONYMOUS, mayCall, type Principal, tokenPrincipal } from './principal.ts';
+import { mayCall, type Principal } from './principal.ts';
 import { bearerChallenge } from './www-authenticate.ts';
 
 declare module 'fastify' {
@@ -78,19 +78,6 @@ export function requireRouteDeclarations(app: FastifyInstance): RouteEntry[] {
   return table;
 }
 
-/** Whether a request tries to pass an access token in its query or body (RFC 6750 §2.2–2.3), which is refused. */
-export function tokenOutsideHeader(request: FastifyRequest): boolean {
-  const query = request.query as Record<string, unknown> | undefined;
-  const body = request.body as Record<string, unknown> | undefined;
-  return query?.access_token !== undefined || (!!body && typeof body === 'object' && 'access_token' in body);
-}
-
-export const tokenOutsideHeaderError = () =>
-  new ApiError(
-    'invalid_request',
-    'Send the access token in the Authorization header ("Bearer <token>"), never in the query or body.',
-  );
-
 /**
  * The guard of every API route. No Authorization header: the anonymous principal, never a 401. A token is read only
  * from the header; it must be active, unrevoked, unexpired and bound to this API. Its power is its scopes ∩ the role.
@@ -100,6 +87,12 @@ export function installGuard(
   deps: { verify: AccessTokenVerifier; baseUrl: string; internalCalls?: InternalCalls },
 ) {
   const resourceMetadata = `${deps.baseUrl}/.well-known/oauth-protected-resource`;
+  const bearer = bearerResolver({
+    verify: deps.verify,
+    audiences: [deps.baseUrl],
+    requestWith: deps.baseUrl,
+    called: 'this API',
+  });
   app.decorateRequest('principal', null as never);
   app.decorateRequest('callOrigin', undefined);
 
@@ -122,29 +115,10 @@ export function installGuard(
       request.callOrigin = issued.origin;
       return issued.principal;
     }
-    if (tokenOutsideHeader(request)) return void sendError(request, reply, tokenOutsideHeaderError());
-    const { token, malformed } = bearerToken(request.headers.authorization);
-    if (malformed)
-      return void challenge(
-        request,
-        reply,
-        'invalid_token',
-        'The Authorization header must be "Bearer <access token>".',
-        scope,
-      );
-    if (!token) return ANONYMOUS;
-    const verified = await deps.verify(token);
-    if (!verified)
-      return void challenge(request, reply, 'invalid_token', 'The access token is invalid, expired or revoked.', scope);
-    if (verified.audience !== deps.baseUrl)
-      return void challenge(
-        request,
-        reply,
-        'invalid_token',
-        `The access token is not for this API; request it with resource=${deps.baseUrl}.`,
-        scope,
-      );
-    return tokenPrincipal(verified);
+    const outcome = await bearer(request);
+    if ('refused' in outcome) return void sendError(request, reply, outcome.refused);
+    if ('invalid' in outcome) return void challenge(request, reply, 'invalid_token', outcome.invalid, scope);
+    return outcome.principal;
   }
 
   app.addHook('preValidation', async (request, reply) => {

@@ -1,8 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken } from '../http/bearer-token.ts';
-import { tokenOutsideHeader, tokenOutsideHeaderError } from '../http/guard.ts';
-import { ANONYMOUS, mayCall, type Principal, tokenPrincipal } from '../http/principal.ts';
+import { bearerResolver } from '../http/bearer-token.ts';
+import { mayCall, type Principal } from '../http/principal.ts';
 import { type ResponseCache, sharedView } from '../http/response-cache.ts';
 import { bearerChallenge } from '../http/www-authenticate.ts';
 import { resourceIdentifiers } from '../oauth/provider.ts';
@@ -112,30 +111,20 @@ export async function registerMcpRoutes(
       .type('application/json; charset=utf-8')
       .send({ error: params.body ?? params.error ?? 'invalid_token', error_description: params.description });
 
+  // MCP takes tokens bound to itself or to the REST API (DESIGN: "/mcp accepts {base_url}/mcp or {base_url}").
+  const bearer = bearerResolver({
+    verify: deps.verify,
+    audiences: [resources.mcp, resources.api],
+    requestWith: resources.mcp,
+    called: 'this server',
+  });
+
   async function principalFor(request: FastifyRequest, reply: FastifyReply): Promise<Principal | undefined> {
-    if (tokenOutsideHeader(request)) {
-      const error = tokenOutsideHeaderError();
-      return void reply.code(error.status).send(error.toBody());
-    }
-    const { token, malformed } = bearerToken(request.headers.authorization);
-    if (malformed)
-      return void challenge(reply, 401, {
-        error: 'invalid_token',
-        description: 'The Authorization header must be "Bearer <access token>".',
-      });
-    if (!token) return ANONYMOUS;
-    const verified = await deps.verify(token);
-    if (!verified)
-      return void challenge(reply, 401, {
-        error: 'invalid_token',
-        description: 'The access token is invalid, expired or revoked.',
-      });
-    if (verified.audience !== resources.mcp && verified.audience !== resources.api)
-      return void challenge(reply, 401, {
-        error: 'invalid_token',
-        description: `The access token is not for this server; request it with resource=${resources.mcp}.`,
-      });
-    return tokenPrincipal(verified);
+    const outcome = await bearer(request);
+    if ('refused' in outcome) return void reply.code(outcome.refused.status).send(outcome.refused.toBody());
+    if ('invalid' in outcome)
+      return void challenge(reply, 401, { error: 'invalid_token', description: outcome.invalid });
+    return outcome.principal;
   }
 
   /** The scope a tools/call needs and the caller lacks, if any. */
