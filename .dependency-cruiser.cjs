@@ -105,6 +105,23 @@ module.exports = {
       },
     },
     {
+      name: 'operations-serve-the-surfaces',
+      severity: 'error',
+      comment:
+        'operations/ (the route table as operations, and the one in-process caller) is the door the admin, the ' +
+        'checkout and MCP all run API operations through, so it imports none of the surfaces built on it.',
+      from: { path: '^src/operations/' },
+      to: { path: ['^src/(web|mcp|discovery|oauth|cli|demo|health)/', '^src/(app|server|main)[.]ts$'] },
+    },
+    {
+      name: 'pages-do-not-reach-into-mcp',
+      severity: 'error',
+      comment:
+        'web/ and mcp/ are two surfaces over the same operations: what both need lives in operations/, not in either.',
+      from: { path: '^src/web/' },
+      to: { path: '^src/mcp/' },
+    },
+    {
       name: 'one-composition-root',
       severity: 'error',
       comment: 'app.ts builds everything from its dependencies; only server.ts (and main.ts, through it) imports it.',

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStaff } from '../../../http/principal.ts';
-import type { OperationAnswer } from '../../../mcp/operation-calls.ts';
+import type { OperationAnswer } from '../../../operations/operation-calls.ts';
 import type { AdminCall } from '../../admin/calls.ts';
 import { availableResources, type OperationIndex, resourceOfId } from '../../admin/catalog.ts';
 import { html, type SafeHtml } from '../../html.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OperationAnswer } from '../../../mcp/operation-calls.ts';
+import type { OperationAnswer } from '../../../operations/operation-calls.ts';
 import type { PostedForm } from '../../admin/form-values.ts';
 import { html } from '../../html.ts';
 import { type BuilderSection, curriculumView } from '../../views/admin/curriculum.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OperationTool } from '../../../mcp/operation-tools.ts';
+import type { OperationTool } from '../../../operations/operation-tools.ts';
 import { needsConfirmation } from '../../admin/catalog.ts';
 import { bodyFromForm, type PostedForm } from '../../admin/form-values.ts';
 import { formFields } from '../../admin/schema-fields.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OperationTool } from '../../../mcp/operation-tools.ts';
+import type { OperationTool } from '../../../operations/operation-tools.ts';
 import { type AdminResource, needsConfirmation, objectOperations, resourceByKey } from '../../admin/catalog.ts';
 import { bodyFromForm, type PostedForm } from '../../admin/form-values.ts';
 import { actionLabel, listLabel } from '../../admin/labels.ts';
