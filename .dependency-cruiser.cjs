@@ -28,6 +28,15 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/db/', '^src/config[.]ts$'] },
     },
     {
+      name: 'time-is-the-floor',
+      severity: 'error',
+      comment:
+        'time/ (the one Clock every service, cache, limiter and job takes) is used from security/ up, so it imports ' +
+        'nothing of the school.',
+      from: { path: '^src/time/' },
+      to: { path: '^src/', pathNot: '^src/time/' },
+    },
+    {
       name: 'security-is-below-the-layers',
       severity: 'error',
       comment:

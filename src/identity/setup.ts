@@ -1,5 +1,4 @@
 import type { SchoolStore } from '../areas/school/store.ts';
-import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Db } from '../db/tables.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
@@ -7,6 +6,7 @@ import { ApiError, errors } from '../http/errors.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { randomToken, sha256 } from '../security/tokens.ts';
+import type { Clock } from '../time/clock.ts';
 import { CURRENCIES, normalizeEmail, type SetupForm, TIMEZONES } from './schema.ts';
 import type { UsersStore } from './users-store.ts';
 

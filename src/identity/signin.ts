@@ -1,5 +1,4 @@
 import type { SchoolStore } from '../areas/school/store.ts';
-import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Db, SignInEventsTable } from '../db/tables.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
@@ -7,6 +6,7 @@ import { ApiError, errors } from '../http/errors.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../security/passwords.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
+import type { Clock } from '../time/clock.ts';
 import { normalizeEmail, type User } from './schema.ts';
 import type { UsersStore } from './users-store.ts';
 

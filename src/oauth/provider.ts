@@ -1,12 +1,12 @@
 import Provider, { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.ts';
-import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Db } from '../db/tables.ts';
 import { prefersHtml } from '../http/accept.ts';
 import type { UsersStore } from '../identity/users-store.ts';
 import { isIpLiteral } from '../security/public-address.ts';
 import { ALL_SCOPES, isScope } from '../security/scopes.ts';
+import type { Clock } from '../time/clock.ts';
 import { html } from '../web/html.ts';
 import { layout } from '../web/layout.ts';
 import { kyselyAdapterFactory } from './adapter.ts';

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction, InteractionResults } from 'oidc-provider';
-import type { Clock } from '../../db/clock.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { Role } from '../../identity/schema.ts';
 import { partitionByRole } from '../../security/scopes.ts';
+import type { Clock } from '../../time/clock.ts';
 import type { PageRenderer } from '../../web/page-context.ts';
 import { signInForm } from '../../web/signin-page.ts';
 import { INTERACTION_TTL_SECONDS, OAUTH_PATHS } from '../provider.ts';
