@@ -41,11 +41,10 @@ module.exports = {
       severity: 'error',
       comment:
         'security/ (passwords, tokens, the scope table, what a token says) is shared by the API, the authorization ' +
-        'server and the pages, so it imports none of them.',
+        'server and the pages, so it imports none of them: only the floor beneath it (db/, time/, config.ts). The ' +
+        'roles a person can hold (security/roles.ts) live here for that reason, not in identity/.',
       from: { path: '^src/security/' },
-      to: {
-        path: ['^src/(http|web|oauth|areas|mcp|discovery|health|cluster|demo|jobs)/', '^src/(app|server|main)[.]ts$'],
-      },
+      to: { path: '^src/', pathNot: ['^src/(security|db|time)/', '^src/config[.]ts$'] },
     },
     {
       name: 'jobs-run-below-the-areas',
@@ -62,9 +61,10 @@ module.exports = {
       comment:
         'http/ is the plumbing every route uses: it imports neither the pages (web/) nor the authorization server ' +
         '(oauth/) nor what is built on it; the composition root passes in what it needs (the HTML error page, the ' +
-        'token verifier).',
+        'token verifier). It stands on security/, db/ and time/ only: a principal carries a role from ' +
+        'security/roles.ts, not from identity/.',
       from: { path: '^src/http/' },
-      to: { path: '^src/(web|oauth|areas|mcp|discovery|health|demo)/' },
+      to: { path: '^src/', pathNot: ['^src/(http|security|db|time)/', '^src/config[.]ts$'] },
     },
     {
       name: 'only-pages-and-consent-render-html',

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction, InteractionResults } from 'oidc-provider';
 import { ApiError } from '../../http/errors.ts';
-import type { Role } from '../../identity/schema.ts';
+import type { Role } from '../../security/roles.ts';
 import { partitionByRole } from '../../security/scopes.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { PageRenderer } from '../../web/page-context.ts';
