@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { etagMatches } from '../../discovery/conditional.ts';
+import { etagMatches } from '../../http/etag.ts';
 import type { ResponseCache } from '../../http/response-cache.ts';
 import type { SafeHtml } from '../html.ts';
 import type { LayoutOptions } from '../layout.ts';
