@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
-import { html } from './html.ts';
+import { html } from '../text/html.ts';
 import { csrfField } from './layout.ts';
 import type { PageRenderer } from './page-context.ts';
 
