@@ -107,6 +107,19 @@ module.exports = {
       to: { path: ['^src/db/', '(^|/)store[.]ts$', '-store[.]ts$'] },
     },
     {
+      name: 'areas-are-below-the-surfaces',
+      severity: 'error',
+      comment:
+        'The areas hold the school; the surfaces (the authorization server oauth/, the pages web/, mcp/, discovery/, ' +
+        'operations/, the CLI) are built on them. What an area needs from one comes in from the composition root ' +
+        'through a port (areas/oauth-port.ts: revoking a grant, the connected apps); a shared helper moves down ' +
+        '(http/etag.ts, text/money.ts).',
+      from: { path: '^src/areas/' },
+      to: {
+        path: ['^src/(web|oauth|mcp|discovery|operations|cli|health|demo|cluster)/', '^src/(app|server|main)[.]ts$'],
+      },
+    },
+    {
       name: 'services-know-no-http',
       severity: 'error',
       comment:

@@ -42,6 +42,7 @@ import { agentDocuments } from './mcp/documents.ts';
 import { registerMcpRoutes } from './mcp/routes.ts';
 import { mcpHandler } from './mcp/server.ts';
 import { accessTokenVerifier } from './oauth/access-tokens.ts';
+import { revokeGrant } from './oauth/adapter.ts';
 import { connectedAppsService } from './oauth/connected-apps.ts';
 import { registerInteractionRoutes } from './oauth/interactions/routes.ts';
 import { introspectionFastPath } from './oauth/introspection.ts';
@@ -289,6 +290,7 @@ export async function buildApp(deps: AppDeps) {
     jobs,
     sessions,
     connectedApps,
+    oauth: { revokeGrant },
     onCatalogChange: () => deps.invalidations.publish('catalog'),
     onAccessChange: () => deps.invalidations.publish('tokens'),
     mail,

@@ -5,8 +5,8 @@ import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { AccountMail } from '../../mail/account-mail.ts';
-import { revokeGrant } from '../../oauth/adapter.ts';
 import type { AreaDeps } from '../deps.ts';
+import type { OAuthPort } from '../oauth-port.ts';
 import { paginate } from '../pagination.ts';
 import type { StaffInvite, StaffListQuery, StaffMember, StaffRoleChange } from './schema.ts';
 import type { StaffStore } from './store.ts';
@@ -30,7 +30,9 @@ const toMember = (row: UserRow): StaffMember => ({
  * and in the same transaction ends their browser sessions and the grants of their apps, whose tokens carried staff
  * scopes; cached tokens are dropped at once (`onAccessChange`).
  */
-export function staffService(deps: AreaDeps & { store: StaffStore; mail: AccountMail; onAccessChange: () => void }) {
+export function staffService(
+  deps: AreaDeps & { store: StaffStore; mail: AccountMail; oauth: OAuthPort; onAccessChange: () => void },
+) {
   const { db, clock, store } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('staff member');
@@ -115,7 +117,7 @@ export function staffService(deps: AreaDeps & { store: StaffStore; mail: Account
           throw errors.conflict('The owner cannot be removed; make someone else owner first.');
         if (!(await store.changeRole(trx, id, 'staff', 'student', now()))) throw notFound();
         await store.endSessions(trx, id);
-        for (const grant of await store.grantsOf(trx, id)) await revokeGrant(trx, grant.id);
+        for (const grant of await store.grantsOf(trx, id)) await deps.oauth.revokeGrant(trx, grant.id);
       });
       deps.onAccessChange();
     },
