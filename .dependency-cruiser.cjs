@@ -158,6 +158,16 @@ module.exports = {
       to: { path: '^src/mcp/' },
     },
     {
+      name: 'documents-describe-oauth-from-the-floor',
+      severity: 'error',
+      comment:
+        'discovery/ and mcp/ describe the authorization server (auth.md, openapi.json, the protected-resource ' +
+        'challenge) but are not built on it: its endpoints, resource identifiers and redirect-URI form come from ' +
+        'security/oauth-endpoints.ts, which oauth/ itself reads, so the documents cannot drift from the server.',
+      from: { path: '^src/(discovery|mcp)/' },
+      to: { path: '^src/oauth/' },
+    },
+    {
       name: 'one-composition-root',
       severity: 'error',
       comment: 'app.ts builds everything from its dependencies; only server.ts (and main.ts, through it) imports it.',

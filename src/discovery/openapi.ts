@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { OAUTH_PATHS } from '../oauth/provider.ts';
+import { OAUTH_PATHS } from '../security/oauth-endpoints.ts';
 import { SCOPES } from '../security/scopes.ts';
 import type { Clock } from '../time/clock.ts';
 import { sendDocument } from './conditional.ts';

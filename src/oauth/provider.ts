@@ -4,6 +4,7 @@ import { newId } from '../db/ids.ts';
 import type { Db } from '../db/tables.ts';
 import { prefersHtml } from '../http/accept.ts';
 import type { UsersStore } from '../identity/users-store.ts';
+import { OAUTH_PATHS, resourceIdentifiers } from '../security/oauth-endpoints.ts';
 import { isIpLiteral } from '../security/public-address.ts';
 import { ALL_SCOPES, isScope } from '../security/scopes.ts';
 import { html } from '../text/html.ts';
@@ -20,22 +21,6 @@ import {
 import type { ShortLivedStore } from './short-lived-store.ts';
 import { answerUnavailableWith503, isUnavailable } from './unavailable.ts';
 import { explainUnsupportedGrants, SUPPORTED_GRANTS, unsupportedGrantDescription } from './unsupported-grants.ts';
-
-export const OAUTH_PATHS = {
-  authorization: '/oauth/authorize',
-  token: '/api/oauth/token',
-  registration: '/api/oauth/register',
-  revocation: '/api/oauth/revoke',
-  introspection: '/api/oauth/introspect',
-  jwks: '/api/oauth/jwks',
-  userinfo: '/api/oauth/userinfo',
-  interaction: '/oauth/interaction',
-} as const;
-
-/** The two resource identifiers (RFC 8707) tokens may be bound to. */
-export function resourceIdentifiers(baseUrl: string) {
-  return { api: baseUrl, mcp: `${baseUrl}/mcp` } as const;
-}
 
 const { Check, base: basePolicy } = interactionPolicy;
 
