@@ -1,4 +1,10 @@
-// The layer rules of src/ (the design document's "Layout"), checked by `npm run lint`; README.md sums them up.
+// The layer rules of src/, checked by `npm run lint`; README.md sums them up (its paragraph on `npm run lint`).
+// The floors, lowest first; a room imports only from its own floor or below:
+//   config.ts, time/ (Clock), text/ (the html template, money for people)
+//   db/ -> security/ (roles, scopes, tokens, the authorization server's endpoints) -> http/
+//   jobs/, mail/, storage/, payments/, identity/ -> areas/
+//   operations/ (the route table as operations, the in-process caller) and the surfaces: oauth/, web/, mcp/,
+//   discovery/, cli/ -> app.ts (the one composition root), server.ts, main.ts
 // Type-only imports count: a type import is still a dependency on the module that declares the type.
 
 /** @type {import('dependency-cruiser').IConfiguration} */
