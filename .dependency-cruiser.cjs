@@ -113,6 +113,21 @@ module.exports = {
       to: { path: ['^src/db/', '(^|/)store[.]ts$', '-store[.]ts$'] },
     },
     {
+      name: 'identity-storage-and-payments-are-below-the-areas',
+      severity: 'error',
+      comment:
+        'identity/ (people, sessions, sign-in, setup), storage/ (asset bytes) and payments/ (the provider adapters) ' +
+        'are used by the areas and the pages, so they import neither. What sign-in and setup need of the school ' +
+        'row they name in their own deps type, and the composition root passes the school store in.',
+      from: { path: '^src/(identity|storage|payments)/' },
+      to: {
+        path: [
+          '^src/(areas|web|oauth|mcp|discovery|operations|cli|health|demo|cluster)/',
+          '^src/(app|server|main)[.]ts$',
+        ],
+      },
+    },
+    {
       name: 'areas-are-below-the-surfaces',
       severity: 'error',
       comment:

@@ -1,6 +1,6 @@
-import type { SchoolStore } from '../areas/school/store.ts';
+import type { Selectable } from 'kysely';
 import { newId } from '../db/ids.ts';
-import type { Db, SignInEventsTable } from '../db/tables.ts';
+import type { Db, Executor, SchoolTable, SignInEventsTable } from '../db/tables.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
@@ -21,7 +21,8 @@ export function signInService(deps: {
   db: Db;
   clock: Clock;
   users: UsersStore;
-  school: SchoolStore;
+  /** Whether the school takes sign-ups (the school area's store, passed in by the composition root). */
+  school: { get(ex: Executor): Promise<Pick<Selectable<SchoolTable>, 'signup_enabled'> | undefined> };
   limiter: RateLimiter;
   maxFailures: number;
   windowSeconds: number;
