@@ -1,4 +1,10 @@
-// The layer rules of src/ (the design document's "Layout"), checked by `npm run lint`; README.md sums them up.
+// The layer rules of src/, checked by `npm run lint`; README.md sums them up (its paragraph on `npm run lint`).
+// The floors, lowest first; a room imports only from its own floor or below:
+//   config.ts, time/ (Clock), text/ (the html template, money for people)
+//   db/ -> security/ (roles, scopes, tokens, the authorization server's endpoints) -> http/
+//   jobs/, mail/, storage/, payments/, identity/ -> areas/
+//   operations/ (the route table as operations, the in-process caller) and the surfaces: oauth/, web/, mcp/,
+//   discovery/, cli/ -> app.ts (the one composition root), server.ts, main.ts
 // Type-only imports count: a type import is still a dependency on the module that declares the type.
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -28,15 +34,32 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/db/', '^src/config[.]ts$'] },
     },
     {
+      name: 'time-is-the-floor',
+      severity: 'error',
+      comment:
+        'time/ (the one Clock every service, cache, limiter and job takes) is used from security/ up, so it imports ' +
+        'nothing of the school.',
+      from: { path: '^src/time/' },
+      to: { path: '^src/', pathNot: '^src/time/' },
+    },
+    {
+      name: 'text-is-the-floor',
+      severity: 'error',
+      comment:
+        'text/ (the escaping `html` template, money for people) is written by mail/, the areas and every surface ' +
+        'alike, so it imports nothing of the school.',
+      from: { path: '^src/text/' },
+      to: { path: '^src/', pathNot: '^src/text/' },
+    },
+    {
       name: 'security-is-below-the-layers',
       severity: 'error',
       comment:
         'security/ (passwords, tokens, the scope table, what a token says) is shared by the API, the authorization ' +
-        'server and the pages, so it imports none of them.',
+        'server and the pages, so it imports none of them: only the floor beneath it (db/, time/, config.ts). The ' +
+        'roles a person can hold (security/roles.ts) live here for that reason, not in identity/.',
       from: { path: '^src/security/' },
-      to: {
-        path: ['^src/(http|web|oauth|areas|mcp|discovery|health|cluster|demo|jobs)/', '^src/(app|server|main)[.]ts$'],
-      },
+      to: { path: '^src/', pathNot: ['^src/(security|db|time)/', '^src/config[.]ts$'] },
     },
     {
       name: 'jobs-run-below-the-areas',
@@ -53,28 +76,34 @@ module.exports = {
       comment:
         'http/ is the plumbing every route uses: it imports neither the pages (web/) nor the authorization server ' +
         '(oauth/) nor what is built on it; the composition root passes in what it needs (the HTML error page, the ' +
-        'token verifier).',
+        'token verifier). It stands on security/, db/ and time/ only: a principal carries a role from ' +
+        'security/roles.ts, not from identity/.',
       from: { path: '^src/http/' },
-      to: { path: '^src/(web|oauth|areas|mcp|discovery|health|demo)/' },
+      to: { path: '^src/', pathNot: ['^src/(http|security|db|time)/', '^src/config[.]ts$'] },
     },
     {
       name: 'only-pages-and-consent-render-html',
       severity: 'error',
       comment:
         'The views (web/) are used by the pages themselves, the authorization server (login, consent and its own ' +
-        'error pages), the mail messages (views too: their HTML bodies escape through web/html.ts) and the ' +
-        'composition root; nothing under them imports them.',
-      from: {
-        path: '^src/',
-        pathNot: [
-          '^src/web/',
-          '^src/oauth/',
-          '^src/mail/messages[.]ts$',
-          '^src/mail/event-messages[.]ts$',
-          '^src/app[.]ts$',
+        'error pages) and the composition root; nothing under them imports them. What the mail messages share ' +
+        'with the pages, the escaping `html` template, lives on the floor in text/html.ts.',
+      from: { path: '^src/', pathNot: ['^src/web/', '^src/oauth/', '^src/app[.]ts$'] },
+      to: { path: '^src/web/' },
+    },
+    {
+      name: 'mail-is-below-the-areas',
+      severity: 'error',
+      comment:
+        'mail/ (messages and their delivery) is used by identity/ and the areas, so it imports none of them and no ' +
+        'surface: a message is a pure function of typed data, written with text/html.ts like a view.',
+      from: { path: '^src/mail/' },
+      to: {
+        path: [
+          '^src/(web|oauth|areas|mcp|discovery|operations|health|cluster|demo|cli)/',
+          '^src/(app|server|main)[.]ts$',
         ],
       },
-      to: { path: '^src/web/' },
     },
     {
       name: 'pages-read-through-services',
@@ -82,6 +111,34 @@ module.exports = {
       comment: 'Pages read the school through its services, never a store or the database directly.',
       from: { path: '^src/web/' },
       to: { path: ['^src/db/', '(^|/)store[.]ts$', '-store[.]ts$'] },
+    },
+    {
+      name: 'identity-storage-and-payments-are-below-the-areas',
+      severity: 'error',
+      comment:
+        'identity/ (people, sessions, sign-in, setup), storage/ (asset bytes) and payments/ (the provider adapters) ' +
+        'are used by the areas and the pages, so they import neither. What sign-in and setup need of the school ' +
+        'row they name in their own deps type, and the composition root passes the school store in.',
+      from: { path: '^src/(identity|storage|payments)/' },
+      to: {
+        path: [
+          '^src/(areas|web|oauth|mcp|discovery|operations|cli|health|demo|cluster)/',
+          '^src/(app|server|main)[.]ts$',
+        ],
+      },
+    },
+    {
+      name: 'areas-are-below-the-surfaces',
+      severity: 'error',
+      comment:
+        'The areas hold the school; the surfaces (the authorization server oauth/, the pages web/, mcp/, discovery/, ' +
+        'operations/, the CLI) are built on them. What an area needs from one comes in from the composition root ' +
+        'through a port (areas/oauth-port.ts: revoking a grant, the connected apps); a shared helper moves down ' +
+        '(http/etag.ts, text/money.ts).',
+      from: { path: '^src/areas/' },
+      to: {
+        path: ['^src/(web|oauth|mcp|discovery|operations|cli|health|demo|cluster)/', '^src/(app|server|main)[.]ts$'],
+      },
     },
     {
       name: 'services-know-no-http',
@@ -103,6 +160,33 @@ module.exports = {
       to: {
         path: ['^src/(http|web|oauth|mcp|discovery|health)/', '/(service|routes)[.]ts$', '(^|/)node_modules/fastify/'],
       },
+    },
+    {
+      name: 'operations-serve-the-surfaces',
+      severity: 'error',
+      comment:
+        'operations/ (the route table as operations, and the one in-process caller) is the door the admin, the ' +
+        'checkout and MCP all run API operations through, so it imports none of the surfaces built on it.',
+      from: { path: '^src/operations/' },
+      to: { path: ['^src/(web|mcp|discovery|oauth|cli|demo|health)/', '^src/(app|server|main)[.]ts$'] },
+    },
+    {
+      name: 'pages-do-not-reach-into-mcp',
+      severity: 'error',
+      comment:
+        'web/ and mcp/ are two surfaces over the same operations: what both need lives in operations/, not in either.',
+      from: { path: '^src/web/' },
+      to: { path: '^src/mcp/' },
+    },
+    {
+      name: 'documents-describe-oauth-from-the-floor',
+      severity: 'error',
+      comment:
+        'discovery/ and mcp/ describe the authorization server (auth.md, openapi.json, the protected-resource ' +
+        'challenge) but are not built on it: its endpoints, resource identifiers and redirect-URI form come from ' +
+        'security/oauth-endpoints.ts, which oauth/ itself reads, so the documents cannot drift from the server.',
+      from: { path: '^src/(discovery|mcp)/' },
+      to: { path: '^src/oauth/' },
     },
     {
       name: 'one-composition-root',

@@ -11,7 +11,6 @@ import { schoolStore } from './areas/school/store.ts';
 import { mediaRoutes } from './areas/storage/routes.ts';
 import type { Invalidations } from './cluster/invalidations.ts';
 import type { Config } from './config.ts';
-import type { Clock } from './db/clock.ts';
 import type { Database } from './db/connect.ts';
 import { catalogStore } from './discovery/catalog-store.ts';
 import { discoveryDocuments } from './discovery/documents.ts';
@@ -40,29 +39,32 @@ import { accountMail } from './mail/account-mail.ts';
 import { mailOutbox } from './mail/outbox.ts';
 import { smtpTransport } from './mail/smtp.ts';
 import { agentDocuments } from './mcp/documents.ts';
-import { operationCaller } from './mcp/operation-calls.ts';
-import { operationTools } from './mcp/operation-tools.ts';
 import { registerMcpRoutes } from './mcp/routes.ts';
 import { mcpHandler } from './mcp/server.ts';
 import { accessTokenVerifier } from './oauth/access-tokens.ts';
+import { revokeGrant } from './oauth/adapter.ts';
 import { connectedAppsService } from './oauth/connected-apps.ts';
 import { registerInteractionRoutes } from './oauth/interactions/routes.ts';
 import { introspectionFastPath } from './oauth/introspection.ts';
 import { mountProvider } from './oauth/mount.ts';
 import { registerProtectedResourceMetadata } from './oauth/protected-resource.ts';
-import { createProvider, resourceIdentifiers } from './oauth/provider.ts';
+import { createProvider } from './oauth/provider.ts';
 import { memoryShortLivedStore, redisShortLivedStore } from './oauth/short-lived-store.ts';
 import { tokenCache } from './oauth/token-cache.ts';
 import { registerUserinfo } from './oauth/userinfo.ts';
+import { operationCaller } from './operations/operation-calls.ts';
+import { operationTools } from './operations/operation-tools.ts';
 import { stripeClient } from './payments/stripe/client.ts';
 import { stripeProvider } from './payments/stripe/provider.ts';
 import { registerStripeWebhook } from './payments/stripe/webhook-route.ts';
 import { type TestProvider, testProvider } from './payments/test-provider.ts';
 import { addressKeyer } from './security/address-key.ts';
+import { resourceIdentifiers } from './security/oauth-endpoints.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
 import { loadOrCreateSecret } from './security/server-secrets.ts';
 import { localBlobStore } from './storage/local-blob-store.ts';
 import { mediaUrls } from './storage/media-urls.ts';
+import type { Clock } from './time/clock.ts';
 import { registerAccountAppsPage } from './web/account-apps-page.ts';
 import { adminCalls } from './web/admin/calls.ts';
 import { indexOperations } from './web/admin/catalog.ts';
@@ -293,6 +295,7 @@ export async function buildApp(deps: AppDeps) {
     jobs,
     sessions,
     connectedApps,
+    oauth: { revokeGrant },
     onCatalogChange: () => deps.invalidations.publish('catalog'),
     onAccessChange: () => deps.invalidations.publish('tokens'),
     mail,

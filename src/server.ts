@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
 import { invalidations } from './cluster/invalidations.ts';
 import { type Config, listenOrigin } from './config.ts';
-import { type Clock, systemClock } from './db/clock.ts';
 import { connectDatabase, type Database } from './db/connect.ts';
 import { connectRedis, type RedisLog, whenReady } from './db/redis.ts';
 import { auditTrails } from './http/audit-trail.ts';
@@ -11,6 +10,7 @@ import { loadSigningKeys } from './oauth/keys.ts';
 import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter } from './security/rate-limiter.ts';
 import { loadOrCreateSecret } from './security/server-secrets.ts';
 import { randomToken } from './security/tokens.ts';
+import { type Clock, systemClock } from './time/clock.ts';
 
 export type RunningServer = {
   url: string;

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
-import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import type { Clock } from '../time/clock.ts';
 
 /** What every area is built from; the composition root (app.ts) passes it. */
 export type AreaDeps = {

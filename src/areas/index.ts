@@ -4,7 +4,6 @@ import { invitations } from '../identity/invitations.ts';
 import type { SessionService } from '../identity/sessions.ts';
 import { usersStore } from '../identity/users-store.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
-import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
 import type { PaymentEventSink, PaymentProvider } from '../payments/provider.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -55,6 +54,7 @@ import { membersStore } from './members/store.ts';
 import { membershipPlansRoutes } from './membership-plans/routes.ts';
 import { plansService } from './membership-plans/service.ts';
 import { plansStore } from './membership-plans/store.ts';
+import type { ConnectedApps, OAuthPort } from './oauth-port.ts';
 import { receiptMail } from './orders/receipt.ts';
 import { ordersRoutes } from './orders/routes.ts';
 import { ordersService } from './orders/service.ts';
@@ -94,7 +94,8 @@ import { subscriptionsStore } from './subscriptions/store.ts';
 export function buildAreas(
   deps: AreaDeps & {
     sessions: SessionService;
-    connectedApps: ConnectedAppsService;
+    connectedApps: ConnectedApps;
+    oauth: OAuthPort;
     onCatalogChange: () => void;
     /** Whose tokens are valid changed (a student suspended): drop the validated-token caches. */
     onAccessChange: () => void;
@@ -167,11 +168,17 @@ export function buildAreas(
   const members = membersService({ ...deps, store: membersStore(), rule: memberships, access, people: students });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
   const audit = auditService({ ...deps, store: auditStore() });
-  const security = securityService({ ...deps, store: securityStore(), onAccessChange: deps.onAccessChange });
+  const security = securityService({
+    ...deps,
+    store: securityStore(),
+    oauth: deps.oauth,
+    onAccessChange: deps.onAccessChange,
+  });
   const staff = staffService({
     ...deps,
     store: staffStore(),
     invitations: invites,
+    oauth: deps.oauth,
     onAccessChange: deps.onAccessChange,
   });
   const analytics = analyticsService({ ...deps, store: analyticsStore() });

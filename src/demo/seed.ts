@@ -6,7 +6,6 @@ import type { QuizInput } from '../areas/curriculum/quiz.ts';
 import type { FormField } from '../areas/forms/schema.ts';
 import { schoolStore } from '../areas/school/store.ts';
 import { slugify } from '../areas/slugs.ts';
-import { type Clock, systemClock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type {
   CommentsTable,
@@ -23,6 +22,7 @@ import type {
 } from '../db/tables.ts';
 import { usersStore } from '../identity/users-store.ts';
 import { hashPassword } from '../security/passwords.ts';
+import { type Clock, systemClock } from '../time/clock.ts';
 import {
   DEMO_COMMENTS,
   DEMO_COURSES,

@@ -1,6 +1,5 @@
 import type { Config } from '../config.ts';
-import { OAUTH_PATHS, resourceIdentifiers } from '../oauth/provider.ts';
-import { ACCEPTED_FORM } from '../oauth/registration.ts';
+import { ACCEPTED_FORM, OAUTH_PATHS, resourceIdentifiers } from '../security/oauth-endpoints.ts';
 import { SCOPES } from '../security/scopes.ts';
 
 export type AuthMarkdownSchool = { name: string | undefined; supportEmail: string | null | undefined };

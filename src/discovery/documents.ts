@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Event } from '../areas/events/schema.ts';
 import type { SchoolStore } from '../areas/school/store.ts';
-import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
+import type { Clock } from '../time/clock.ts';
 import type { CatalogStore } from './catalog-store.ts';
 import { LLMS_TXT_LIMIT, llmsTxt, type OutlineSection } from './llms-txt.ts';
 import { courseRow, pricingMd } from './pricing-md.ts';

@@ -1,7 +1,8 @@
 import type { Event } from '../areas/events/schema.ts';
 import { eventWhen } from '../areas/events/when.ts';
+import { formatMoney } from '../text/money.ts';
 import type { CatalogCourse, CatalogPlan, CatalogProduct, CourseSize } from './catalog-store.ts';
-import { formatDuration, formatMoney, lessonFacts } from './catalog-text.ts';
+import { formatDuration, lessonFacts } from './catalog-text.ts';
 
 /** How many courses and posts /llms.txt and /llms-full.txt list; the rest is paged through the API. */
 export const LLMS_TXT_LIMIT = 50;

@@ -1,8 +1,8 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../db/clock.ts';
-import { OAUTH_PATHS } from '../oauth/provider.ts';
+import { OAUTH_PATHS } from '../security/oauth-endpoints.ts';
 import { SCOPES } from '../security/scopes.ts';
+import type { Clock } from '../time/clock.ts';
 import { sendDocument } from './conditional.ts';
 import { type GeneratedDocument, strongEtag } from './documents.ts';
 

@@ -1,5 +1,6 @@
+import { formatMoney } from '../text/money.ts';
 import type { CatalogCourse, CatalogPlan, CatalogProduct, CourseSize } from './catalog-store.ts';
-import { formatDuration, formatMoney } from './catalog-text.ts';
+import { formatDuration } from './catalog-text.ts';
 
 export type PricingSchool = { name: string; locale: string; terms_url: string | null; privacy_url: string | null };
 

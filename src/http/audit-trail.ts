@@ -2,9 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { CompiledQuery } from 'kysely';
 import type { AuditTrail } from '../db/audited-dialect.ts';
-import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Engine } from '../db/tables.ts';
+import type { Clock } from '../time/clock.ts';
 
 /** The audit trails of write operations in flight, one per request's handler; made once by the composition root. */
 export const auditTrails = () => new AsyncLocalStorage<AuditTrail>();

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import type { Clock } from '../db/clock.ts';
 import type { Db, Executor, IdempotencyKeysTable } from '../db/tables.ts';
 import type { AlsoWrite, KeyedCall, WriteOutcome } from '../db/write-hook.ts';
+import type { Clock } from '../time/clock.ts';
 import { sendError } from './error-handler.ts';
 import { ApiError, errors } from './errors.ts';
 

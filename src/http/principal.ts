@@ -1,4 +1,4 @@
-import type { Role } from '../identity/schema.ts';
+import type { Role } from '../security/roles.ts';
 import { roleMayGrant, type Scope } from '../security/scopes.ts';
 import type { TokenPrincipal } from '../security/token-principal.ts';
 

@@ -1,8 +1,8 @@
-import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import { sha256 } from '../security/tokens.ts';
+import type { Clock } from '../time/clock.ts';
 import type { UserTokensStore } from './user-tokens-store.ts';
 import type { UsersStore } from './users-store.ts';
 

@@ -1,8 +1,8 @@
 import type { Insertable } from 'kysely';
-import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Executor, UsersTable } from '../db/tables.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
+import type { Clock } from '../time/clock.ts';
 import type { UsersStore } from './users-store.ts';
 
 /**

@@ -1,10 +1,10 @@
-import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import { hashPassword } from '../security/passwords.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import { sha256 } from '../security/tokens.ts';
+import type { Clock } from '../time/clock.ts';
 import { normalizeEmail } from './schema.ts';
 import type { SessionService } from './sessions.ts';
 import type { UserTokensStore } from './user-tokens-store.ts';

@@ -1,8 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../security/passwords.ts';
-
-export const ROLES = { owner: 'owner', staff: 'staff', student: 'student' } as const;
-export type Role = (typeof ROLES)[keyof typeof ROLES];
+import type { Role } from '../security/roles.ts';
 
 export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' });
 export const PersonName = Type.String({ minLength: 1, maxLength: 120 });

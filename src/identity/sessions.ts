@@ -1,7 +1,7 @@
-import type { Clock } from '../db/clock.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Db } from '../db/tables.ts';
 import { randomToken, sha256 } from '../security/tokens.ts';
+import type { Clock } from '../time/clock.ts';
 import type { User } from './schema.ts';
 
 /** Browser sessions are rows keyed by the SHA-256 of the cookie's secret, so sign-out and password changes end them. */

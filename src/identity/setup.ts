@@ -1,12 +1,11 @@
-import type { SchoolStore } from '../areas/school/store.ts';
-import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
-import type { Db } from '../db/tables.ts';
+import type { Db, Executor, SchoolTable } from '../db/tables.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { randomToken, sha256 } from '../security/tokens.ts';
+import type { Clock } from '../time/clock.ts';
 import { CURRENCIES, normalizeEmail, type SetupForm, TIMEZONES } from './schema.ts';
 import type { UsersStore } from './users-store.ts';
 
@@ -21,7 +20,8 @@ export function setupService(deps: {
   db: Db;
   clock: Clock;
   users: UsersStore;
-  school: SchoolStore;
+  /** Writes the school's row (the school area's store, passed in by the composition root). */
+  school: { insert(ex: Executor, row: Omit<SchoolTable, 'id'>): Promise<void> };
   /** The owner's address is unproven until they open the link mailed at setup, like every other new address. */
   mail: AccountMail;
 }) {

@@ -1,12 +1,12 @@
-import type { SchoolStore } from '../areas/school/store.ts';
-import type { Clock } from '../db/clock.ts';
+import type { Selectable } from 'kysely';
 import { newId } from '../db/ids.ts';
-import type { Db, SignInEventsTable } from '../db/tables.ts';
+import type { Db, Executor, SchoolTable, SignInEventsTable } from '../db/tables.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../security/passwords.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
+import type { Clock } from '../time/clock.ts';
 import { normalizeEmail, type User } from './schema.ts';
 import type { UsersStore } from './users-store.ts';
 
@@ -21,7 +21,8 @@ export function signInService(deps: {
   db: Db;
   clock: Clock;
   users: UsersStore;
-  school: SchoolStore;
+  /** Whether the school takes sign-ups (the school area's store, passed in by the composition root). */
+  school: { get(ex: Executor): Promise<Pick<Selectable<SchoolTable>, 'signup_enabled'> | undefined> };
   limiter: RateLimiter;
   maxFailures: number;
   windowSeconds: number;

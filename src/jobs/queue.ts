@@ -1,7 +1,7 @@
-import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Db, Engine, Executor, JobsTable } from '../db/tables.ts';
 import { randomToken } from '../security/tokens.ts';
+import type { Clock } from '../time/clock.ts';
 import { type HeldJob, jobsStore } from './store.ts';
 
 /** What a running job is given besides its payload. */

@@ -1,7 +1,7 @@
-import type { Clock } from '../db/clock.ts';
 import type { Executor, UserTokensTable } from '../db/tables.ts';
 import type { UserTokensStore } from '../identity/user-tokens-store.ts';
 import { randomToken, sha256 } from '../security/tokens.ts';
+import type { Clock } from '../time/clock.ts';
 import {
   enrollmentConfirmedMessage,
   formSubmittedMessage,

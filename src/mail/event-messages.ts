@@ -1,4 +1,4 @@
-import { html } from '../web/html.ts';
+import { html } from '../text/html.ts';
 import { htmlBody, link, type MailContent, type Sender, textBody } from './messages.ts';
 
 /** What a message says of an event: its time already written in the event's own zone, with the zone named. */

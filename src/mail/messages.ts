@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../web/html.ts';
+import { html, type SafeHtml } from '../text/html.ts';
 
 /** One message as it is written: a subject and the same words as plain text and as HTML. */
 export type MailContent = { subject: string; text: string; html: string };

@@ -1,7 +1,7 @@
-import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Db, Executor, OutboxTable } from '../db/tables.ts';
 import { type JobContext, type JobQueue, PermanentJobError } from '../jobs/queue.ts';
+import type { Clock } from '../time/clock.ts';
 import type { MailContent } from './messages.ts';
 import { outboxStore } from './outbox-store.ts';
 import { describeSmtpError, type Envelope, type MailTransport } from './smtp.ts';

@@ -3,7 +3,7 @@ import { Course } from '../areas/courses/schema.ts';
 import { Lesson, Section } from '../areas/curriculum/schema.ts';
 import type { Areas } from '../areas/index.ts';
 import { ANONYMOUS, type Principal } from '../http/principal.ts';
-import { standaloneSchema as json, type ToolDescription } from './tool-description.ts';
+import { standaloneSchema as json, type ToolDescription } from '../operations/tool-description.ts';
 
 /** A tool with no single API route: it puts several public reads together for a model. Always anonymous. */
 export type CatalogTool = ToolDescription & {

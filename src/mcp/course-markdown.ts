@@ -1,4 +1,5 @@
-import { formatDuration, formatMoney, lessonFacts } from '../discovery/catalog-text.ts';
+import { formatDuration, lessonFacts } from '../discovery/catalog-text.ts';
+import { formatMoney } from '../text/money.ts';
 
 type OutlineLesson = { title: string; type: string; duration_s: number | null; is_preview: boolean };
 type CourseOutline = {

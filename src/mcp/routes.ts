@@ -4,7 +4,7 @@ import { bearerResolver } from '../http/bearer-token.ts';
 import { mayCall, type Principal } from '../http/principal.ts';
 import { type ResponseCache, sharedView } from '../http/response-cache.ts';
 import { bearerChallenge } from '../http/www-authenticate.ts';
-import { resourceIdentifiers } from '../oauth/provider.ts';
+import { resourceIdentifiers } from '../security/oauth-endpoints.ts';
 import { ALL_SCOPES, isScope, roleMayGrant, type Scope } from '../security/scopes.ts';
 import type { AccessTokenVerifier } from '../security/token-principal.ts';
 import type { McpHandler } from './server.ts';

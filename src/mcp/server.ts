@@ -12,10 +12,10 @@ import { unavailableDependency } from '../db/unavailable.ts';
 import { ApiError, errors } from '../http/errors.ts';
 import type { CallOrigin } from '../http/internal-calls.ts';
 import { ANONYMOUS, type Principal } from '../http/principal.ts';
+import type { OperationCaller } from '../operations/operation-calls.ts';
+import type { OperationTool } from '../operations/operation-tools.ts';
 import { type AgentDocument, type CatalogTool, catalogTools } from './catalog-tools.ts';
 import { courseMarkdown } from './course-markdown.ts';
-import type { OperationCaller } from './operation-calls.ts';
-import type { OperationTool } from './operation-tools.ts';
 
 /**
  * How many tools, or resources, one list page holds. Every API operation is a tool (about 140 with the commerce

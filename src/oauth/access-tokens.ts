@@ -1,8 +1,8 @@
-import type { Clock } from '../db/clock.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Db } from '../db/tables.ts';
 import type { AccessTokenVerifier, TokenPrincipal } from '../security/token-principal.ts';
 import { sha256 } from '../security/tokens.ts';
+import type { Clock } from '../time/clock.ts';
 import type { TokenCache } from './token-cache.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import Provider, { errors } from 'oidc-provider';
-import type { Clock } from '../db/clock.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Db, Executor } from '../db/tables.ts';
 import { sha256 } from '../security/tokens.ts';
+import type { Clock } from '../time/clock.ts';
 import { SHORT_LIVED_MODELS, type ShortLivedStore } from './short-lived-store.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
+import type { Clock } from '../time/clock.ts';
 
 const DAY_MS = 86_400_000;
 /** How long the school's sign-in attempts are kept. */

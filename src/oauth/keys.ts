@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { JWK } from 'oidc-provider';
-import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
 import { loadOrCreateSecret } from '../security/server-secrets.ts';
+import type { Clock } from '../time/clock.ts';
 
 /** The ID-token signing key (RS256, what every OIDC client accepts by default), made at first start and kept in the database. */
 export async function loadSigningKeys(db: Db, clock: Clock): Promise<JWK[]> {

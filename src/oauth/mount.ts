@@ -3,14 +3,14 @@ import { IncomingMessage } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import type { Clock } from '../db/clock.ts';
-import { etagMatches } from '../discovery/conditional.ts';
 import { sendError } from '../http/error-handler.ts';
 import { errors } from '../http/errors.ts';
+import { etagMatches } from '../http/etag.ts';
+import { OAUTH_PATHS } from '../security/oauth-endpoints.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
+import type { Clock } from '../time/clock.ts';
 import { markRequestStart } from './adapter.ts';
 import type { IntrospectionFastPath } from './introspection.ts';
-import { OAUTH_PATHS } from './provider.ts';
 import { withFormAction } from './redirect-csp.ts';
 
 const DISCOVERY_PATHS = ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'];

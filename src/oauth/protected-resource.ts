@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { resourceIdentifiers } from '../security/oauth-endpoints.ts';
 import { ALL_SCOPES } from '../security/scopes.ts';
-import { resourceIdentifiers } from './provider.ts';
 
 /** Protected Resource Metadata (RFC 9728) for the REST API and for the MCP server. */
 export function registerProtectedResourceMetadata(app: FastifyInstance, deps: { baseUrl: string }) {

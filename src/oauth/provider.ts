@@ -1,13 +1,14 @@
 import Provider, { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.ts';
-import type { Clock } from '../db/clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Db } from '../db/tables.ts';
 import { prefersHtml } from '../http/accept.ts';
 import type { UsersStore } from '../identity/users-store.ts';
+import { OAUTH_PATHS, resourceIdentifiers } from '../security/oauth-endpoints.ts';
 import { isIpLiteral } from '../security/public-address.ts';
 import { ALL_SCOPES, isScope } from '../security/scopes.ts';
-import { html } from '../web/html.ts';
+import { html } from '../text/html.ts';
+import type { Clock } from '../time/clock.ts';
 import { layout } from '../web/layout.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
 import { publicOnlyFetch } from './outbound-fetch.ts';
@@ -20,22 +21,6 @@ import {
 import type { ShortLivedStore } from './short-lived-store.ts';
 import { answerUnavailableWith503, isUnavailable } from './unavailable.ts';
 import { explainUnsupportedGrants, SUPPORTED_GRANTS, unsupportedGrantDescription } from './unsupported-grants.ts';
-
-export const OAUTH_PATHS = {
-  authorization: '/oauth/authorize',
-  token: '/api/oauth/token',
-  registration: '/api/oauth/register',
-  revocation: '/api/oauth/revoke',
-  introspection: '/api/oauth/introspect',
-  jwks: '/api/oauth/jwks',
-  userinfo: '/api/oauth/userinfo',
-  interaction: '/oauth/interaction',
-} as const;
-
-/** The two resource identifiers (RFC 8707) tokens may be bound to. */
-export function resourceIdentifiers(baseUrl: string) {
-  return { api: baseUrl, mcp: `${baseUrl}/mcp` } as const;
-}
 
 const { Check, base: basePolicy } = interactionPolicy;
 

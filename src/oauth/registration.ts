@@ -1,7 +1,6 @@
 import { errors } from 'oidc-provider';
 import { DECEPTIVE, withoutDeceptive } from '../security/deceptive-text.ts';
-
-export const ACCEPTED_FORM = 'http://127.0.0.1:<port>/<path> or http://[::1]:<port>/<path>';
+import { ACCEPTED_FORM } from '../security/oauth-endpoints.ts';
 
 /**
  * Self-service registration admits only loopback redirect URIs (RFC 8252 §7.3): `http`, host 127.0.0.1 or [::1]

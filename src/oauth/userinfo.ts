@@ -3,8 +3,8 @@ import { bearerToken } from '../http/bearer-token.ts';
 import { sendError } from '../http/error-handler.ts';
 import { ApiError } from '../http/errors.ts';
 import { bearerChallenge } from '../http/www-authenticate.ts';
+import { OAUTH_PATHS, resourceIdentifiers } from '../security/oauth-endpoints.ts';
 import type { AccessTokenVerifier } from '../security/token-principal.ts';
-import { OAUTH_PATHS, resourceIdentifiers } from './provider.ts';
 
 /**
  * OIDC UserInfo served from the same token validation the API uses: oidc-provider's built-in endpoint refuses

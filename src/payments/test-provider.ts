@@ -1,6 +1,6 @@
-import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
 import { randomToken } from '../security/tokens.ts';
+import type { Clock } from '../time/clock.ts';
 import { applyOnce } from './apply-once.ts';
 import type { PaymentEventSink, PaymentProvider } from './provider.ts';
 

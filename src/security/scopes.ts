@@ -1,4 +1,4 @@
-import type { Role } from '../identity/schema.ts';
+import type { Role } from './roles.ts';
 
 type ScopeDefinition = {
   /** What the consent page says the scope lets the app do. */

@@ -1,5 +1,5 @@
-import type { Clock } from '../db/clock.ts';
 import type { Db } from '../db/tables.ts';
+import type { Clock } from '../time/clock.ts';
 
 /**
  * Secrets the server itself needs (cookie signing keys, later token signing keys) are generated on first use and kept

@@ -1,4 +1,4 @@
-import type { Role } from '../identity/schema.ts';
+import type { Role } from './roles.ts';
 
 /** What a validated access token says: whose it is, through which app, for which audience and scopes. */
 export type TokenPrincipal = {

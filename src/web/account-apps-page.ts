@@ -1,15 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { ConnectedApps } from '../areas/oauth-port.ts';
 import { ApiError } from '../http/errors.ts';
-import type { ConnectedAppsService } from '../oauth/connected-apps.ts';
-import { html } from './html.ts';
+import { html } from '../text/html.ts';
 import { csrfField } from './layout.ts';
 import type { PageRenderer } from './page-context.ts';
 
 /** Connected apps: each client the signed-in user granted, with the scopes and when, and a button that revokes it. */
-export function registerAccountAppsPage(
-  app: FastifyInstance,
-  deps: { apps: ConnectedAppsService; render: PageRenderer },
-) {
+export function registerAccountAppsPage(app: FastifyInstance, deps: { apps: ConnectedApps; render: PageRenderer }) {
   const config = { page: true };
 
   app.get('/account/apps', { config }, async (request, reply) => {

@@ -1,5 +1,5 @@
 import type { ApiError } from '../http/errors.ts';
-import { html } from './html.ts';
+import { html } from '../text/html.ts';
 import { layout, type PageContext } from './layout.ts';
 
 const TITLES: Record<number, string> = {

@@ -1,5 +1,5 @@
 import type { User } from '../identity/schema.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../text/html.ts';
 
 /** What every page shows of the school's look: its logo and menu (the colours come from /assets/theme.css). */
 export type SiteLook = {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionService } from '../identity/sessions.ts';
-import type { SafeHtml } from './html.ts';
+import type { SafeHtml } from '../text/html.ts';
 import { type LayoutOptions, layout, type PageContext, type SiteLook } from './layout.ts';
 import type { SessionCookie } from './viewer.ts';
 

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import type { EmailVerificationService } from '../identity/email-verification.ts';
 import { ButtonForm } from '../identity/schema.ts';
+import { html } from '../text/html.ts';
 import { parseForm } from './forms.ts';
-import { html } from './html.ts';
 import { csrfField } from './layout.ts';
 import type { PageRenderer } from './page-context.ts';
 

@@ -6,7 +6,7 @@ import { completionScript } from '../../src/cli/completion.ts';
 import type { Io } from '../../src/cli/io.ts';
 import { type Operation, operationsOf, verbOf } from '../../src/cli/operations.ts';
 import { buildProgram } from '../../src/cli/program.ts';
-import { operationTools } from '../../src/mcp/operation-tools.ts';
+import { operationTools } from '../../src/operations/operation-tools.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 /** The command tree derived from the live /openapi.json, checked against the live route table (no drift). */

@@ -1,6 +1,6 @@
 import { newId } from '../../src/db/ids.ts';
-import type { Role } from '../../src/identity/schema.ts';
 import { hashPassword } from '../../src/security/passwords.ts';
+import type { Role } from '../../src/security/roles.ts';
 import { authorizeThroughForms, authorizeUrl, pkce, registerClient, tokenRequest } from './oauth.ts';
 import type { TestServer } from './server.ts';
 import { completeSetup, OWNER, WebClient } from './web-client.ts';

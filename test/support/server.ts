@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { type Config, loadConfig } from '../../src/config.ts';
-import type { Clock } from '../../src/db/clock.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
+import type { Clock } from '../../src/time/clock.ts';
 import { type Engine, freshDatabaseUrl } from './databases.ts';
 
 export type TestServer = RunningServer & {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock } from '../../src/db/clock.ts';
+import type { Clock } from '../../src/time/clock.ts';
 import type { Engine } from './databases.ts';
 import { startS3Server } from './s3-server.ts';
 import { startTestServer, type TestServer } from './server.ts';

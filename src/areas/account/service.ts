@@ -5,9 +5,9 @@ import type { EmailVerificationService } from '../../identity/email-verification
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { SessionService } from '../../identity/sessions.ts';
 import type { AccountMail } from '../../mail/account-mail.ts';
-import type { ConnectedAppsService } from '../../oauth/connected-apps.ts';
 import { hashPassword, verifyPassword } from '../../security/passwords.ts';
 import type { AreaDeps } from '../deps.ts';
+import type { ConnectedApps } from '../oauth-port.ts';
 import type { Account, AccountUpdate, PasswordChange } from './schema.ts';
 import type { AccountStore } from './store.ts';
 
@@ -40,7 +40,7 @@ function canonicalLocale(tag: string): string | undefined {
 export function accountService(
   deps: AreaDeps & { store: AccountStore } & {
     sessions: SessionService;
-    connectedApps: ConnectedAppsService;
+    connectedApps: ConnectedApps;
     mail: AccountMail;
     verification: EmailVerificationService;
   },

@@ -1,6 +1,6 @@
-import type { Clock } from '../../db/clock.ts';
 import type { CoursesTable, Db, LessonsTable, SectionsTable } from '../../db/tables.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
+import type { Clock } from '../../time/clock.ts';
 import type { CoursesService } from '../courses/service.ts';
 import type { StorageService } from '../storage/service.ts';
 import { type QuizInput, quizView } from './quiz.ts';

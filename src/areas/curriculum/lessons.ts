@@ -1,9 +1,9 @@
-import type { Clock } from '../../db/clock.ts';
 import { newId } from '../../db/ids.ts';
 import type { Db, Executor, LessonsTable } from '../../db/tables.ts';
 import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
+import type { Clock } from '../../time/clock.ts';
 import type { StorageService } from '../storage/service.ts';
 import type { CurriculumAccess } from './access.ts';
 import { ASSET_PURPOSES, contentProblem, parsedQuiz, quizToStore, trimmedTitle } from './content-rules.ts';

@@ -1,6 +1,6 @@
-import type { Clock } from '../../db/clock.ts';
 import type { Db, Executor } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
+import type { Clock } from '../../time/clock.ts';
 import type { CurriculumStore } from './store.ts';
 
 /** Sections and lessons are listed whole (at most 100 per parent), in the list shape every area answers. */

@@ -1,9 +1,9 @@
-import type { Clock } from '../../db/clock.ts';
 import { newId } from '../../db/ids.ts';
 import type { Db, Executor, SectionsTable } from '../../db/tables.ts';
 import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
+import type { Clock } from '../../time/clock.ts';
 import { type CurriculumAccess, STAFF_ACCESS } from './access.ts';
 import { dripColumns, trimmedTitle } from './content-rules.ts';
 import { type CurriculumOrdering, wholeList as list } from './ordering.ts';

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
-import type { Clock } from '../../db/clock.ts';
 import { newId } from '../../db/ids.ts';
 import type { Executor, OrdersTable } from '../../db/tables.ts';
 import type { PaymentEvent, ProviderSubscriptionState } from '../../payments/provider.ts';
+import type { Clock } from '../../time/clock.ts';
 import type { StudentsService } from '../students/service.ts';
 import type { CouponPort, ProductPort, SubscriptionPort } from './ports.ts';
 import type { OrdersStore } from './store.ts';

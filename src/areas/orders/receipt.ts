@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/tables.ts';
-import { formatMoney } from '../../discovery/catalog-text.ts';
 import type { AccountMail } from '../../mail/account-mail.ts';
+import { formatMoney } from '../../text/money.ts';
 import type { ReceiptMail } from './fulfilment.ts';
 import type { OrdersStore } from './store.ts';
 

@@ -2,8 +2,8 @@ import type { Selectable } from 'kysely';
 import type { Executor, SignInEventsTable } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal, userIdOf } from '../../http/principal.ts';
-import { revokeGrant } from '../../oauth/adapter.ts';
 import type { AreaDeps } from '../deps.ts';
+import type { OAuthPort } from '../oauth-port.ts';
 import { checkCursor, paginate } from '../pagination.ts';
 import type { OAuthClient, OAuthClientDetail, OAuthClientListQuery, SignInListQuery } from './schema.ts';
 import type { SecurityStore } from './store.ts';
@@ -44,7 +44,9 @@ const toSignIn = (row: Selectable<SignInEventsTable>) => ({ ...row });
  * attempts; staff may end all of an app's grants or block it (its grants end, and the authorization server no longer
  * finds it, so it cannot authorize or get tokens until unblocked). Others find no rows (empty lists, 404).
  */
-export function securityService(deps: AreaDeps & { store: SecurityStore; onAccessChange: () => void }) {
+export function securityService(
+  deps: AreaDeps & { store: SecurityStore; oauth: OAuthPort; onAccessChange: () => void },
+) {
   const { db, clock, store } = deps;
   const notFound = () => errors.notFound('app');
   const staffOnly = (principal: Principal) => {
@@ -53,7 +55,7 @@ export function securityService(deps: AreaDeps & { store: SecurityStore; onAcces
 
   /** Ends every grant of the app, and with them its codes and tokens. */
   async function endGrants(ex: Executor, clientId: string) {
-    for (const grant of await store.grantIds(ex, clientId)) await revokeGrant(ex, grant.id);
+    for (const grant of await store.grantIds(ex, clientId)) await deps.oauth.revokeGrant(ex, grant.id);
   }
 
   async function detail(id: string): Promise<OAuthClientDetail> {

@@ -4,8 +4,8 @@ import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { Invitations } from '../../identity/invitations.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
-import { revokeGrant } from '../../oauth/adapter.ts';
 import type { AreaDeps } from '../deps.ts';
+import type { OAuthPort } from '../oauth-port.ts';
 import { paginate } from '../pagination.ts';
 import type { StaffInvite, StaffListQuery, StaffMember, StaffRoleChange } from './schema.ts';
 import type { StaffStore } from './store.ts';
@@ -30,7 +30,7 @@ const toMember = (row: UserRow): StaffMember => ({
  * scopes; cached tokens are dropped at once (`onAccessChange`).
  */
 export function staffService(
-  deps: AreaDeps & { store: StaffStore; invitations: Invitations; onAccessChange: () => void },
+  deps: AreaDeps & { store: StaffStore; invitations: Invitations; oauth: OAuthPort; onAccessChange: () => void },
 ) {
   const { db, clock, store } = deps;
   const now = () => clock.now().toISOString();
@@ -102,7 +102,7 @@ export function staffService(
           throw errors.conflict('The owner cannot be removed; make someone else owner first.');
         if (!(await store.changeRole(trx, id, 'staff', 'student', now()))) throw notFound();
         await store.endSessions(trx, id);
-        for (const grant of await store.grantsOf(trx, id)) await revokeGrant(trx, grant.id);
+        for (const grant of await store.grantsOf(trx, id)) await deps.oauth.revokeGrant(trx, grant.id);
       });
       deps.onAccessChange();
     },

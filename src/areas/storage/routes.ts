@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { etagMatches } from '../../discovery/conditional.ts';
 import { requestedRange } from '../../http/byte-range.ts';
 import { errors } from '../../http/errors.ts';
+import { etagMatches } from '../../http/etag.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import { withoutDeceptive } from '../../security/deceptive-text.ts';
 import { Asset, AssetCreate, AssetIdParams, AssetListQuery, AssetPage, MediaParams, MediaQuery } from './schema.ts';

@@ -1,10 +1,10 @@
 import { Value } from 'typebox/value';
-import type { Clock } from '../../db/clock.ts';
 import type { Db, Executor } from '../../db/tables.ts';
 import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { Email, normalizeEmail } from '../../identity/schema.ts';
 import type { Job, JobQueue } from '../../jobs/queue.ts';
+import type { Clock } from '../../time/clock.ts';
 import { closedCourse, type EnrollmentRules } from './enrollments.ts';
 import type { BulkEnrollment, BulkEnrollmentCreate, BulkEnrollmentRow, BulkRowResult } from './schema.ts';
 import type { StudentsStore } from './store.ts';

@@ -1,7 +1,7 @@
-import type { Clock } from '../../db/clock.ts';
 import { newId } from '../../db/ids.ts';
 import type { CoursesTable, Db, EnrollmentsTable, Executor } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
+import type { Clock } from '../../time/clock.ts';
 import { paginate } from '../pagination.ts';
 import type { StudentMail } from './mail.ts';
 import type { Enrollment, EnrollmentListQuery, EnrollmentStatus } from './schema.ts';

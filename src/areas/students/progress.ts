@@ -1,9 +1,9 @@
-import type { Clock } from '../../db/clock.ts';
 import { newId } from '../../db/ids.ts';
 import type { Db, EnrollmentsTable, Executor, QuizAttemptsTable } from '../../db/tables.ts';
 import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
+import type { Clock } from '../../time/clock.ts';
 import type { CertificatesService } from '../certificates/service.ts';
 import { gradeQuiz, type QuizAttempt, type QuizSubmission } from '../curriculum/quiz.ts';
 import type { CurriculumService } from '../curriculum/service.ts';

@@ -1,6 +1,6 @@
-import type { Clock } from '../../db/clock.ts';
 import type { Db, Executor } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
+import type { Clock } from '../../time/clock.ts';
 import { type EnrollmentRules, givesAccess } from '../students/enrollments.ts';
 import type { MembershipRule } from './memberships.ts';
 import type { SubscriptionsStore } from './store.ts';

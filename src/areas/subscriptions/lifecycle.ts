@@ -1,9 +1,9 @@
-import type { Clock } from '../../db/clock.ts';
 import { newId } from '../../db/ids.ts';
 import type { Db, Executor, SubscriptionsTable } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { PaymentEvent, PaymentProvider, ProviderSubscriptionState } from '../../payments/provider.ts';
+import type { Clock } from '../../time/clock.ts';
 import { recordRenewal } from '../orders/ledger.ts';
 import type { OrdersStore } from '../orders/store.ts';
 import type { PlanAccess } from './access.ts';

@@ -1,5 +1,5 @@
 import { SCOPES, type Scope } from '../../security/scopes.ts';
-import { html, type SafeHtml } from '../../web/html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 import { csrfField } from '../../web/layout.ts';
 
 export function consentPage(opts: {

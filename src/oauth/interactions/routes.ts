@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction, InteractionResults } from 'oidc-provider';
-import type { Clock } from '../../db/clock.ts';
 import { ApiError } from '../../http/errors.ts';
-import type { Role } from '../../identity/schema.ts';
+import { OAUTH_PATHS } from '../../security/oauth-endpoints.ts';
+import type { Role } from '../../security/roles.ts';
 import { partitionByRole } from '../../security/scopes.ts';
+import type { Clock } from '../../time/clock.ts';
 import type { PageRenderer } from '../../web/page-context.ts';
 import { signInForm } from '../../web/signin-page.ts';
-import { INTERACTION_TTL_SECONDS, OAUTH_PATHS } from '../provider.ts';
+import { INTERACTION_TTL_SECONDS } from '../provider.ts';
 import { clearProviderSession } from '../provider-session.ts';
 import { formActionSourceFor, withFormAction } from '../redirect-csp.ts';
 import { visibleClientName } from '../registration.ts';

@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import type { Config } from '../../config.ts';
-import type { Clock } from '../../db/clock.ts';
 import type { Db } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
+import type { Clock } from '../../time/clock.ts';
 import { applyOnce } from '../apply-once.ts';
 import type { PaymentEventSink } from '../provider.ts';
 import { type StripeLookups, toPaymentEvents } from './events.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type CallOrigin, INTERNAL_CALL_HEADER, type InternalCalls } from '../../http/internal-calls.ts';
 import { effectiveScopes, type Principal } from '../../http/principal.ts';
 import type { User } from '../../identity/schema.ts';
-import type { OperationAnswer, OperationCaller } from '../../mcp/operation-calls.ts';
+import type { OperationAnswer, OperationCaller } from '../../operations/operation-calls.ts';
 import { ALL_SCOPES } from '../../security/scopes.ts';
 import type { OperationIndex } from './catalog.ts';
 

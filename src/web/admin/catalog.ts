@@ -1,4 +1,4 @@
-import type { OperationTool } from '../../mcp/operation-tools.ts';
+import type { OperationTool } from '../../operations/operation-tools.ts';
 
 export const ADMIN_GROUPS = ['Courses', 'People', 'Sales', 'Content', 'Settings', 'Security'] as const;
 export type AdminGroup = (typeof ADMIN_GROUPS)[number];

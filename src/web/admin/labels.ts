@@ -1,4 +1,4 @@
-import type { OperationTool } from '../../mcp/operation-tools.ts';
+import type { OperationTool } from '../../operations/operation-tools.ts';
 
 const words = (name: string) =>
   name

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../mcp/tool-description.ts';
+import type { JsonSchema } from '../../operations/tool-description.ts';
 
 /**
  * How the admin shows one input of an operation. Derived from the operation's own JSON schema, so a field added to an

@@ -14,7 +14,7 @@ import type { Metric, Series } from '../../areas/analytics/schema.ts';
 import type { AnalyticsService } from '../../areas/analytics/service.ts';
 import type { Areas } from '../../areas/index.ts';
 import { isStaff } from '../../http/principal.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 import type { PageWriter } from '../page-context.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Event } from '../../areas/events/schema.ts';
 import { ApiError } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 import type { PageRenderer } from '../page-context.ts';
 import { formPage, signInGate } from '../sign-in-gate.ts';
 import { viewerPrincipal } from '../viewer.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SetupService } from '../../identity/setup.ts';
-import { html } from '../html.ts';
+import { html } from '../../text/html.ts';
 import type { PageRenderer } from '../page-context.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import { homeView } from '../views/home.ts';

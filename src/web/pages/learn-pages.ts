@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Areas } from '../../areas/index.ts';
 import { ApiError } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
-import { escapeHtml, html } from '../html.ts';
+import { escapeHtml, html } from '../../text/html.ts';
 import type { PageRenderer } from '../page-context.ts';
 import { formPage, signInGate } from '../sign-in-gate.ts';
 import { viewerPrincipal } from '../viewer.ts';

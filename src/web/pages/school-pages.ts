@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Page } from '../../areas/pages/schema.ts';
 import { ApiError, errors } from '../../http/errors.ts';
-import { html } from '../html.ts';
+import { html } from '../../text/html.ts';
 import { viewerPrincipal } from '../viewer.ts';
 import { type FormState, formAnchor, HONEYPOT, pageFormView } from '../views/forms.ts';
 import { metaTags } from '../views/meta.ts';

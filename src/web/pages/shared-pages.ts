@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { etagMatches } from '../../discovery/conditional.ts';
+import { etagMatches } from '../../http/etag.ts';
 import type { ResponseCache } from '../../http/response-cache.ts';
-import type { SafeHtml } from '../html.ts';
+import type { SafeHtml } from '../../text/html.ts';
 import type { LayoutOptions } from '../layout.ts';
 import type { PageWriter } from '../page-context.ts';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Appearance } from '../../areas/appearance/schema.ts';
 import type { AppearanceService } from '../../areas/appearance/service.ts';
-import { etagMatches } from '../../discovery/conditional.ts';
+import { etagMatches } from '../../http/etag.ts';
 import type { SiteLook } from '../layout.ts';
 import { themeCss } from '../views/theme-css.ts';
 

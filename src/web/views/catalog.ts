@@ -1,5 +1,5 @@
 import type { Course } from '../../areas/courses/schema.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 import { courseCards } from './course-cards.ts';
 
 export type CatalogFilters = { q: string; lecturer: string; price: '' | 'free' | 'paid' };

@@ -1,5 +1,5 @@
 import type { CertificateVerification } from '../../areas/certificates/schema.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 
 /** The public verification page of a certificate: what it certifies, whether it still stands, and its PDF. */
 export function certificateView(opts: {

@@ -1,6 +1,6 @@
 import type { CheckoutQuote, Order } from '../../areas/orders/schema.ts';
-import { formatMoney } from '../../discovery/catalog-text.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
+import { formatMoney } from '../../text/money.ts';
 import { csrfField } from '../layout.ts';
 
 export const checkoutPath = (type: string, key: string) => `/checkout/${type}/${encodeURIComponent(key)}`;

@@ -1,6 +1,6 @@
 import type { Course } from '../../areas/courses/schema.ts';
-import { formatMoney } from '../../discovery/catalog-text.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
+import { formatMoney } from '../../text/money.ts';
 
 export const coursePath = (slug: string) => `/courses/${encodeURIComponent(slug)}`;
 

@@ -2,7 +2,7 @@ import type { Course } from '../../areas/courses/schema.ts';
 import type { Lesson } from '../../areas/curriculum/schema.ts';
 import type { Lecturer } from '../../areas/lecturers/schema.ts';
 import { formatDuration } from '../../discovery/catalog-text.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 import { csrfField } from '../layout.ts';
 import { coursePath, priceText } from './course-cards.ts';
 import { paragraphs } from './text.ts';

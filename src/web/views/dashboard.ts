@@ -1,7 +1,7 @@
 import type { Interval } from '../../areas/analytics/buckets.ts';
 import type { Metric, Series } from '../../areas/analytics/schema.ts';
-import { formatMoney } from '../../discovery/catalog-text.ts';
-import { html, SafeHtml } from '../html.ts';
+import { html, SafeHtml } from '../../text/html.ts';
+import { formatMoney } from '../../text/money.ts';
 
 export const DASHBOARD_RANGES = ['30d', '90d', '12m', '3y'] as const;
 export type DashboardRange = (typeof DASHBOARD_RANGES)[number];

@@ -1,7 +1,7 @@
 import type { Event } from '../../areas/events/schema.ts';
 import { eventWhen } from '../../areas/events/when.ts';
 import type { Lecturer } from '../../areas/lecturers/schema.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 import { csrfField } from '../layout.ts';
 import { lecturerPath } from './course.ts';
 import { markdownHtml } from './markdown.ts';

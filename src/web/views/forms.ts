@@ -1,7 +1,7 @@
 import type { FormField } from '../../areas/forms/schema.ts';
 import type { PublicForm } from '../../areas/forms/service.ts';
 import type { FieldError } from '../../http/errors.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 import { csrfField, errorSummary } from '../layout.ts';
 
 /** The name of the honeypot field: no form field can have it (field names start with a letter). */

@@ -1,6 +1,6 @@
 import type { Course } from '../../areas/courses/schema.ts';
 import type { Post } from '../../areas/posts/schema.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 import { courseCards } from './course-cards.ts';
 import { postItems } from './posts.ts';
 import { paragraphs } from './text.ts';

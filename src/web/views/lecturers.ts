@@ -1,6 +1,6 @@
 import type { Course } from '../../areas/courses/schema.ts';
 import type { Lecturer } from '../../areas/lecturers/schema.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 import { pager } from './catalog.ts';
 import { lecturerPath } from './course.ts';
 import { courseCards } from './course-cards.ts';

@@ -1,7 +1,7 @@
 import type { Course } from '../../areas/courses/schema.ts';
 import type { Lesson } from '../../areas/curriculum/schema.ts';
 import { formatDuration } from '../../discovery/catalog-text.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 import { coursePath } from './course-cards.ts';
 import { markdownHtml } from './markdown.ts';
 

@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import { SafeHtml } from '../html.ts';
+import { SafeHtml } from '../../text/html.ts';
 
 /**
  * The one Markdown renderer of the site: lesson, post and page bodies and event descriptions, and the admin's preview

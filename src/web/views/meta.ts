@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '../html.ts';
+import { html, SafeHtml } from '../../text/html.ts';
 
 export type PageMeta = {
   title: string;

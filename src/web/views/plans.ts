@@ -1,6 +1,6 @@
 import type { Plan, Price } from '../../areas/membership-plans/schema.ts';
-import { formatMoney } from '../../discovery/catalog-text.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
+import { formatMoney } from '../../text/money.ts';
 import { pager } from './catalog.ts';
 import { checkoutPath } from './checkout.ts';
 import { coursePath } from './course-cards.ts';

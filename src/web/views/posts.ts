@@ -1,5 +1,5 @@
 import type { Post } from '../../areas/posts/schema.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 import { pager } from './catalog.ts';
 import { day, summary } from './text.ts';
 

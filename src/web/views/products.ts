@@ -1,6 +1,6 @@
 import type { DigitalProduct, ProductDownloads, ProductFile } from '../../areas/digital-products/schema.ts';
-import { formatMoney } from '../../discovery/catalog-text.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
+import { formatMoney } from '../../text/money.ts';
 import { pager } from './catalog.ts';
 import { paragraphs, summary } from './text.ts';
 

@@ -1,5 +1,5 @@
 import type { Page } from '../../areas/pages/schema.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 import { markdownHtml } from './markdown.ts';
 
 export const schoolPagePath = (slug: string) => `/p/${encodeURIComponent(slug)}`;

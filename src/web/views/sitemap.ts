@@ -1,4 +1,4 @@
-import { escapeHtml } from '../html.ts';
+import { escapeHtml } from '../../text/html.ts';
 
 export type SitemapEntry = { loc: string; lastmod?: string };
 

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
 
 /** Plain text as paragraphs: blank lines separate paragraphs, single line breaks are kept. */
 export function paragraphs(text: string): SafeHtml[] {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { csvLine } from '../../../areas/csv.ts';
-import { html } from '../../html.ts';
+import { html } from '../../../text/html.ts';
 import { rowsTable } from '../../views/admin/screens.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminLink, adminPage, doneNotice } from './admin-context.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OperationAnswer } from '../../../mcp/operation-calls.ts';
+import type { OperationAnswer } from '../../../operations/operation-calls.ts';
+import { html } from '../../../text/html.ts';
 import type { PostedForm } from '../../admin/form-values.ts';
-import { html } from '../../html.ts';
 import { type BuilderSection, curriculumView } from '../../views/admin/curriculum.ts';
 import {
   ADMIN_ROUTE,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { html } from '../../html.ts';
+import { html } from '../../../text/html.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminPage } from './admin-context.ts';
 
 /** What the server was started with, as far as staff need to know it (never a secret). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { html } from '../../../text/html.ts';
 import type { PostedForm } from '../../admin/form-values.ts';
-import { html } from '../../html.ts';
 import { type AttendanceRow, attendanceView } from '../../views/admin/attendance.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminPage, adminPostGate, refusal } from './admin-context.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { html } from '../../../text/html.ts';
 import type { AdminRouteCall } from '../../admin/calls.ts';
 import type { PostedForm } from '../../admin/form-values.ts';
-import { html } from '../../html.ts';
 import { csrfField } from '../../layout.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminPage, adminPostGate, one, refusal } from './admin-context.ts';
 

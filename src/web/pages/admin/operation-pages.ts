@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OperationTool } from '../../../mcp/operation-tools.ts';
+import type { OperationTool } from '../../../operations/operation-tools.ts';
+import { html } from '../../../text/html.ts';
 import { needsConfirmation } from '../../admin/catalog.ts';
 import { bodyFromForm, type PostedForm } from '../../admin/form-values.ts';
 import { formFields } from '../../admin/schema-fields.ts';
-import { html } from '../../html.ts';
 import type { FieldProblem } from '../../layout.ts';
 import { schemaForm } from '../../views/admin/forms.ts';
 import {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Metric, Series } from '../../../areas/analytics/schema.ts';
+import { html, type SafeHtml } from '../../../text/html.ts';
 import { majorUnits } from '../../admin/form-values.ts';
-import { html, type SafeHtml } from '../../html.ts';
 import { rowsTable } from '../../views/admin/screens.ts';
 import { type DashboardData, dashboardMetrics } from '../../views/dashboard.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminLink, adminPage, doneNotice } from './admin-context.ts';

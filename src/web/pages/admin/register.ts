@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { InternalCalls } from '../../../http/internal-calls.ts';
-import type { OperationCaller } from '../../../mcp/operation-calls.ts';
-import type { OperationTool } from '../../../mcp/operation-tools.ts';
+import type { OperationCaller } from '../../../operations/operation-calls.ts';
+import type { OperationTool } from '../../../operations/operation-tools.ts';
 import { adminCalls, adminRouteCalls } from '../../admin/calls.ts';
 import { indexOperations } from '../../admin/catalog.ts';
 import type { PageWriter } from '../../page-context.ts';

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OperationTool } from '../../../mcp/operation-tools.ts';
+import type { OperationTool } from '../../../operations/operation-tools.ts';
+import { html, type SafeHtml } from '../../../text/html.ts';
 import { type AdminResource, needsConfirmation, objectOperations, resourceByKey } from '../../admin/catalog.ts';
 import { bodyFromForm, type PostedForm } from '../../admin/form-values.ts';
 import { actionLabel, listLabel } from '../../admin/labels.ts';
 import { type FormField, formFields, labelOf } from '../../admin/schema-fields.ts';
-import { html, type SafeHtml } from '../../html.ts';
 import { schemaForm } from '../../views/admin/forms.ts';
 import { type ActionButton, actionBar, listHeader, objectFacts, rowsTable } from '../../views/admin/screens.ts';
 import { themePreview } from '../../views/admin/theme-preview.ts';

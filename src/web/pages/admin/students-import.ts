@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { csvLine } from '../../../areas/csv.ts';
+import { html } from '../../../text/html.ts';
 import type { PostedForm } from '../../admin/form-values.ts';
-import { html } from '../../html.ts';
 import { csrfField } from '../../layout.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminPage, adminPostGate, one, refusal } from './admin-context.ts';
 

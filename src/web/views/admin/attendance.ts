@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../html.ts';
+import { html, type SafeHtml } from '../../../text/html.ts';
 import { csrfField } from '../../layout.ts';
 
 export type AttendanceRow = { id: string; name: string; email: string; attended: boolean | null };

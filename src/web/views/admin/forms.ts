@@ -1,6 +1,6 @@
+import { html, type SafeHtml } from '../../../text/html.ts';
 import { displayValue, majorUnits } from '../../admin/form-values.ts';
 import type { FormField } from '../../admin/schema-fields.ts';
-import { html, type SafeHtml } from '../../html.ts';
 import { csrfField, errorSummary, type FieldProblem } from '../../layout.ts';
 
 export type FormState = {

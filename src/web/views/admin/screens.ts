@@ -1,6 +1,6 @@
+import { html, type SafeHtml } from '../../../text/html.ts';
 import type { AdminResource } from '../../admin/catalog.ts';
 import { labelOf } from '../../admin/schema-fields.ts';
-import { html, type SafeHtml } from '../../html.ts';
 import { csrfField } from '../../layout.ts';
 import { type IdLinker, rowName, valueHtml } from './values.ts';
 

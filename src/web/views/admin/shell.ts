@@ -1,5 +1,5 @@
+import { html, type SafeHtml } from '../../../text/html.ts';
 import { ADMIN_GROUPS, ADMIN_SCREENS, type AdminResource } from '../../admin/catalog.ts';
-import { html, type SafeHtml } from '../../html.ts';
 
 export type AdminNav = { resources: readonly AdminResource[]; current?: string };
 

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../html.ts';
+import { html, type SafeHtml } from '../../../text/html.ts';
 
 /**
  * A small sample of the public site — header, menu, text, a button and a course card — drawn with the school's

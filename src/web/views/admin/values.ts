@@ -1,5 +1,5 @@
+import { html, type SafeHtml } from '../../../text/html.ts';
 import { majorUnits } from '../../admin/form-values.ts';
-import { html, type SafeHtml } from '../../html.ts';
 
 /** Where an id links in the admin, if anywhere (a course id to its course). */
 export type IdLinker = (id: string) => string | undefined;
