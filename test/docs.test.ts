@@ -118,6 +118,19 @@ describe('documentation', () => {
     assert.deepEqual(problems, [], `broken links:\n${problems.join('\n')}`);
   });
 
+  test('docs/architecture.md lists every layer rule that lint enforces', () => {
+    const rules = [...readFileSync(join(root, '.dependency-cruiser.cjs'), 'utf8').matchAll(/name: '([a-z-]+)'/g)].map(
+      (m) => m[1],
+    );
+    assert.ok(rules.length > 10, 'the rules were read');
+    const architecture = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+    assert.deepEqual(
+      rules.filter((rule) => !architecture.includes(`| \`${rule}\` |`)),
+      [],
+      'rules missing from the table of docs/architecture.md',
+    );
+  });
+
   test('the checker itself catches a missing file, a missing heading and ignores code', () => {
     const pages: Record<string, string> = {
       'docs/a.md': '# A\n\n## The `lyceum` client — bench:cli\n\n## Twice\n\n## Twice\n',
