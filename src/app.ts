@@ -3,10 +3,11 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { JWK } from 'oidc-provider';
-import { buildAreas, registerAreaRoutes } from './areas/index.ts';
+import { registerApiSurface } from './areas/api-surface.ts';
+import { buildAreas } from './areas/index.ts';
 import { schoolStore } from './areas/school/store.ts';
 import { mediaRoutes } from './areas/storage/routes.ts';
 import type { Invalidations } from './cluster/invalidations.ts';
@@ -17,16 +18,14 @@ import { discoveryDocuments } from './discovery/documents.ts';
 import { registerOpenApi } from './discovery/openapi.ts';
 import { registerDiscoveryRoutes } from './discovery/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
-import { type AuditTrails, installAuditTrail } from './http/audit-trail.ts';
+import type { AuditTrails } from './http/audit-trail.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/error-handler.ts';
-import { installGuard, requireRouteDeclarations } from './http/guard.ts';
-import { installIdempotency } from './http/idempotency.ts';
+import { requireRouteDeclarations } from './http/guard.ts';
 import { internalCalls } from './http/internal-calls.ts';
 import { loggerOptions } from './http/logging.ts';
 import { installNulGuard } from './http/nul-guard.ts';
-import { installResponseCache, responseCache } from './http/response-cache.ts';
-import { installSecurityHeaders } from './http/security-headers.ts';
-import { installValidators } from './http/validation.ts';
+import { responseCache } from './http/response-cache.ts';
+import { installSecurityHeaders, schoolSecurityHeaders } from './http/security-headers.ts';
 import { emailVerificationService } from './identity/email-verification.ts';
 import { passwordResetService } from './identity/password-reset.ts';
 import { sessionService } from './identity/sessions.ts';
@@ -39,19 +38,14 @@ import { accountMail } from './mail/account-mail.ts';
 import { mailOutbox } from './mail/outbox.ts';
 import { smtpTransport } from './mail/smtp.ts';
 import { agentDocuments } from './mcp/documents.ts';
-import { registerMcpRoutes } from './mcp/routes.ts';
-import { mcpHandler } from './mcp/server.ts';
+import { registerMcpSurface } from './mcp/surface.ts';
 import { accessTokenVerifier } from './oauth/access-tokens.ts';
 import { revokeGrant } from './oauth/adapter.ts';
 import { connectedAppsService } from './oauth/connected-apps.ts';
-import { registerInteractionRoutes } from './oauth/interactions/routes.ts';
-import { introspectionFastPath } from './oauth/introspection.ts';
-import { mountProvider } from './oauth/mount.ts';
-import { registerProtectedResourceMetadata } from './oauth/protected-resource.ts';
 import { createProvider } from './oauth/provider.ts';
 import { memoryShortLivedStore, redisShortLivedStore } from './oauth/short-lived-store.ts';
+import { registerOAuthSurface } from './oauth/surface.ts';
 import { tokenCache } from './oauth/token-cache.ts';
-import { registerUserinfo } from './oauth/userinfo.ts';
 import { operationCaller } from './operations/operation-calls.ts';
 import { operationTools } from './operations/operation-tools.ts';
 import { stripeClient } from './payments/stripe/client.ts';
@@ -59,34 +53,19 @@ import { stripeProvider } from './payments/stripe/provider.ts';
 import { registerStripeWebhook } from './payments/stripe/webhook-route.ts';
 import { type TestProvider, testProvider } from './payments/test-provider.ts';
 import { addressKeyer } from './security/address-key.ts';
-import { resourceIdentifiers } from './security/oauth-endpoints.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
 import { loadOrCreateSecret } from './security/server-secrets.ts';
 import { localBlobStore } from './storage/local-blob-store.ts';
 import { mediaUrls } from './storage/media-urls.ts';
 import type { Clock } from './time/clock.ts';
-import { registerAccountAppsPage } from './web/account-apps-page.ts';
-import { adminCalls } from './web/admin/calls.ts';
-import { indexOperations } from './web/admin/catalog.ts';
 import { registerAssetRoutes } from './web/assets.ts';
 import { renderErrorPage } from './web/error-page.ts';
 import { pageRenderer, pageWriter, requestPageContext } from './web/page-context.ts';
-import { registerAdmin } from './web/pages/admin/register.ts';
-import { registerCertificatePages } from './web/pages/certificate-page.ts';
-import { registerCheckoutPages } from './web/pages/checkout-pages.ts';
-import { registerDashboardPage } from './web/pages/dashboard-page.ts';
-import { registerLearnPages } from './web/pages/learn-pages.ts';
 import { sharedPages, WEB_CACHE } from './web/pages/shared-pages.ts';
-import { registerPublicSite } from './web/pages/site.ts';
 import { registerSitemap } from './web/pages/sitemap.ts';
 import { registerThemeRoute, siteLook } from './web/pages/theme.ts';
-import { registerPasswordPages } from './web/password-pages.ts';
-import { registerPostPages } from './web/post-page.ts';
-import { registerSetupPage } from './web/setup-page.ts';
-import { registerSignInPages } from './web/signin-page.ts';
-import { registerSignUpPage } from './web/signup-page.ts';
-import { registerVerifyEmailPage } from './web/verify-email-page.ts';
-import { browserSessions, registerViewer, sessionCookie } from './web/viewer.ts';
+import { registerPageSurface } from './web/surface.ts';
+import { browserSessions, sessionCookie } from './web/viewer.ts';
 
 const APP_VERSION = '0.1.0';
 
@@ -157,29 +136,7 @@ export async function buildApp(deps: AppDeps) {
     );
   });
 
-  installSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        // Lesson media and embeds may live elsewhere (a video host); embed code runs in a sandboxed frame (/embeds).
-        mediaSrc: ["'self'", 'https:'],
-        frameSrc: ["'self'", 'https:'],
-        objectSrc: ["'none'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        ...(https ? { upgradeInsecureRequests: [] } : {}),
-      },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-    strictTransportSecurity: https ? { maxAge: 31536000, includeSubDomains: false } : false,
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-    frameguard: { action: 'deny' },
-  });
+  installSecurityHeaders(app, schoolSecurityHeaders(https));
   await app.register(cookie, { secret: deps.cookieKeys });
   await app.register(formbody);
   await app.register(csrf, {
@@ -324,21 +281,7 @@ export async function buildApp(deps: AppDeps) {
   };
 
   registerHealthRoutes(app, { database, redis: deps.redis });
-  const introspection = introspectionFastPath({
-    verify: verifyAccessToken,
-    issuer: config.BASE_URL,
-    findClient: (clientId) => provider.Client.find(clientId),
-  });
-  await mountProvider(app, {
-    provider,
-    limiter,
-    registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR,
-    authorizationsPerMinute: config.OAUTH_AUTHORIZATIONS_PER_MINUTE,
-    introspection,
-    clock,
-  });
-  registerUserinfo(app, { verify: verifyAccessToken, baseUrl: config.BASE_URL });
-  registerProtectedResourceMetadata(app, { baseUrl: config.BASE_URL });
+  await registerOAuthSurface(app, { provider, limiter, config, clock, verify: verifyAccessToken });
   const documents = discoveryDocuments({
     db,
     clock,
@@ -368,87 +311,53 @@ export async function buildApp(deps: AppDeps) {
   registerThemeRoute(app, { appearance: areas.appearance });
   if (stripe) await registerStripeWebhook(app, { db, clock, config, stripe, sink: areas.orders.sink });
   const internal = internalCalls();
-  let auditedRoutes: ReturnType<typeof installAuditTrail>['armed'] = [];
-  await app.register(async (api: FastifyInstance) => {
-    installValidators(api);
-    auditedRoutes = installAuditTrail(api, {
-      trails: deps.auditTrails,
-      clock,
-      engine: config.database.engine,
-    }).armed;
-    installGuard(api, { verify: verifyAccessToken, baseUrl: config.BASE_URL, internalCalls: internal });
-    installIdempotency(api, { db, clock });
-    installResponseCache(api, responses);
-    // A write through the API (REST or MCP) may change what the generated agent documents show.
-    api.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400)
-        deps.invalidations.publish('catalog');
-    });
-    registerAreaRoutes(api, areas);
+  const auditedRoutes = await registerApiSurface(app, {
+    areas,
+    db,
+    clock,
+    engine: config.database.engine,
+    auditTrails: deps.auditTrails,
+    verify: verifyAccessToken,
+    baseUrl: config.BASE_URL,
+    internalCalls: internal,
+    responses,
+    onWrite: () => deps.invalidations.publish('catalog'),
   });
   // Every API operation is an MCP tool and an admin screen, derived from the routes registered just above.
   const operations = operationTools(routes);
   const callOperation = operationCaller({ app, internalCalls: internal });
-  const mcp = mcpHandler({
+  const mcp = await registerMcpSurface(app, {
     baseUrl: config.BASE_URL,
     version: APP_VERSION,
     areas,
     operations,
     documents: agentDocuments({ config, db, school, documents }),
     callOperation,
-    onError: (error) => app.log.error({ err: error }, 'MCP request failed'),
+    verify: verifyAccessToken,
+    responses,
   });
-  await registerMcpRoutes(app, { mcp, verify: verifyAccessToken, baseUrl: config.BASE_URL, responses });
-  await app.register(async (pages: FastifyInstance) => {
-    registerViewer(pages, { sessions, cookie: cookie_ });
-    registerPublicSite(pages, { ...site, setup, render });
-    registerSetupPage(pages, { setup, browser, render });
-    registerSignInPages(pages, { signin, browser, render });
-    registerSignUpPage(pages, { signin, browser, render });
-    registerPasswordPages(pages, { reset: passwordReset, browser, render });
-    registerVerifyEmailPage(pages, { verification, render });
-    registerInteractionRoutes(pages, {
-      provider,
-      render,
-      defaultResource: resourceIdentifiers(config.BASE_URL).api,
-      clock,
-    });
-    registerAccountAppsPage(pages, { apps: connectedApps, render });
-    registerPostPages(pages, {
-      posts: areas.posts,
-      comments: areas.comments,
-      render,
-      pages: site.pages,
-      baseUrl: config.BASE_URL,
-      schoolName,
-    });
-    registerLearnPages(pages, { areas, render });
-    const dashboard = registerDashboardPage(pages, { analytics: areas.analytics, school: areas.school, write });
-    registerCheckoutPages(pages, {
-      areas,
-      render,
-      testPayments,
-      call: adminCalls({ operations: indexOperations(operations), call: callOperation }),
-    });
-    registerAdmin(pages, {
-      operations,
-      callOperation,
-      write,
-      app,
-      internalCalls: internal,
-      now: () => clock.now().getTime(),
-      dashboard,
-      facts: {
-        smtpHost: config.SMTP_URL ? new URL(config.SMTP_URL).hostname : undefined,
-        payments: config.PAYMENTS_PROVIDER,
-      },
-    });
-    registerCertificatePages(pages, {
-      certificates: areas.certificates,
-      school: () => school.get(db),
-      baseUrl: config.BASE_URL,
-      render,
-    });
+  await registerPageSurface(app, {
+    areas,
+    site,
+    render,
+    write,
+    schoolName,
+    school: () => school.get(db),
+    sessions,
+    cookie: cookie_,
+    browser,
+    setup,
+    signin,
+    passwordReset,
+    verification,
+    provider,
+    connectedApps,
+    testPayments,
+    operations,
+    callOperation,
+    internalCalls: internal,
+    clock,
+    config,
   });
 
   return {

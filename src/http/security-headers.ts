@@ -32,3 +32,31 @@ export function installSecurityHeaders(app: FastifyInstance, options: HelmetOpti
     done();
   });
 }
+
+/**
+ * The headers of every answer of the school: a Content-Security-Policy of this origin only (lesson media and embeds
+ * excepted), no referrer, no framing, and HSTS when the school is served over https.
+ */
+export const schoolSecurityHeaders = (https: boolean): HelmetOptions => ({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      imgSrc: ["'self'", 'data:', 'https:'],
+      // Lesson media and embeds may live elsewhere (a video host); embed code runs in a sandboxed frame (/embeds).
+      mediaSrc: ["'self'", 'https:'],
+      frameSrc: ["'self'", 'https:'],
+      objectSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      ...(https ? { upgradeInsecureRequests: [] } : {}),
+    },
+  },
+  referrerPolicy: { policy: 'no-referrer' },
+  strictTransportSecurity: https ? { maxAge: 31536000, includeSubDomains: false } : false,
+  crossOriginResourcePolicy: { policy: 'same-origin' },
+  frameguard: { action: 'deny' },
+});
