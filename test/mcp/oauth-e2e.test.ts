@@ -17,7 +17,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { type Person, schoolWithPeople } from '../support/api.ts';
-import { launchChromium, screenshotDir } from '../support/browser.ts';
+import { launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { loopbackListener } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -132,7 +132,7 @@ for (const [sdk, { connect, Unauthorized }] of Object.entries(SDKS))
       await page.getByLabel('Password').fill(person.password);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('button', { name: 'Allow' }).waitFor();
-      await page.screenshot({ path: join(shots, `${name}-consent.png`), fullPage: true });
+      await photograph(page, join(shots, `${name}-consent.png`));
       await page.getByRole('button', { name: 'Allow' }).click();
       await page.waitForURL((u) => u.hostname === '127.0.0.1' && u.pathname === '/callback');
       await context.close();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotDir } from '../support/browser.ts';
+import { launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { loopbackListener } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -51,14 +51,14 @@ for (const engine of engines) {
       await page.goto(url.href);
       // Not signed in yet: the authorization's own page shows the sign-in form.
       if (await page.getByLabel('Password').count()) {
-        await page.screenshot({ path: join(shots, `${name}-1-signin.png`), fullPage: true });
+        await photograph(page, join(shots, `${name}-1-signin.png`));
         await page.getByLabel('Email').fill(OWNER.email);
         await page.getByLabel('Password').fill(OWNER.password);
         await page.getByRole('button', { name: 'Sign in' }).click();
       }
       await page.getByRole('button', { name: 'Allow' }).waitFor();
       assert.match((await page.textContent('main')) ?? '', /not verified by the school/);
-      await page.screenshot({ path: join(shots, `${name}-2-consent.png`), fullPage: true });
+      await photograph(page, join(shots, `${name}-2-consent.png`));
       await page.getByRole('button', { name: 'Allow' }).click();
       // Fails (rather than waits forever) when the browser is kept on the consent page.
       await page.waitForURL((u) => u.origin === listener.origin, { timeout: 10_000 });
@@ -165,7 +165,7 @@ for (const engine of engines) {
         await page.goto(`${server.url}/account/apps`);
         assert.match((await page.textContent('main')) ?? '', /Revocable Agent/);
         assert.match((await page.textContent('main')) ?? '', /courses:read/);
-        await page.screenshot({ path: join(shots, 'connected-apps.png'), fullPage: true });
+        await photograph(page, join(shots, 'connected-apps.png'));
         await page.getByRole('button', { name: 'Revoke access for Revocable Agent' }).click();
         await page.waitForURL(`${server.url}/account/apps`);
         assert.doesNotMatch((await page.textContent('main')) ?? '', /Revocable Agent/);

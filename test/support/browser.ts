@@ -34,3 +34,20 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
+
+/**
+ * A full-page screenshot for people to look at (an artifact, not an assertion). Chromium now and then refuses a
+ * capture ("Unable to capture screenshot") on a busy machine: it is tried again, then taken at the viewport's size,
+ * so a picture can never fail the test it illustrates.
+ */
+export async function photograph(page: Page, path: string): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await page.screenshot({ path, fullPage: true });
+      return;
+    } catch (error) {
+      if (!String((error as Error).message).includes('Unable to capture screenshot')) throw error;
+    }
+  }
+  await page.screenshot({ path });
+}

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { seedDemoSchool } from '../../src/demo/seed.ts';
 import { adminScreens } from '../support/admin-pages.ts';
-import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
+import { accessibilityProblems, launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { WebClient } from '../support/web-client.ts';
@@ -52,7 +52,7 @@ describe(`every admin screen in Chromium (${engine})`, () => {
         const [where = '', query = ''] = path.split('?');
         const from = new URLSearchParams(query).get('return_to')?.split('/')[2];
         const name = `${where.replace(/^\/admin\/?/, '').replace(/[^a-zA-Z0-9_-]+/g, '-') || 'overview'}${from ? `-on-${from}` : ''}`;
-        await page.screenshot({ path: join(shots, `${name}-${size}.png`), fullPage: true });
+        await photograph(page, join(shots, `${name}-${size}.png`));
         if (size === 'desktop')
           for (const problem of await accessibilityProblems(page)) problems.push(`${path}: ${problem}`);
       }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { apiClient, tokenFor } from '../support/api.ts';
-import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
+import { accessibilityProblems, launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { completeSetup, csrfOf, OWNER, type WebClient } from '../support/web-client.ts';
@@ -124,7 +124,7 @@ describe('the course builder in Chromium', () => {
     await page.getByRole('button', { name: /sign in/i }).click();
     await page.goto(`${server.url}/admin/courses/${course}/curriculum`);
     assert.deepEqual(await accessibilityProblems(page), []);
-    await page.screenshot({ path: join(shots, 'builder-desktop.png'), fullPage: true });
+    await photograph(page, join(shots, 'builder-desktop.png'));
     const lesson = (title: string) => page.locator('.builder-lesson', { hasText: title });
     await lesson('Opening').dragTo(lesson('Wedging'), { targetPosition: { x: 10, y: 2 } });
     await page.getByText('Saved the new order.').waitFor({ state: 'attached' });
@@ -148,8 +148,8 @@ describe('the course builder in Chromium', () => {
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.locator('.preview em', { hasText: 'wheel' }).waitFor();
     assert.deepEqual(await accessibilityProblems(page), []);
-    await page.screenshot({ path: join(shots, 'lesson-preview-desktop.png'), fullPage: true });
+    await photograph(page, join(shots, 'lesson-preview-desktop.png'));
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: join(shots, 'builder-phone.png'), fullPage: true });
+    await photograph(page, join(shots, 'builder-phone.png'));
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { apiClient, createUser, tokenFor } from '../support/api.ts';
-import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
+import { accessibilityProblems, launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { mp4 } from '../support/files.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -29,7 +29,7 @@ describe(`an owner's day in the admin (${engine})`, () => {
   /** Checks the screen the owner is on, then photographs it. */
   const look = async (name: string) => {
     for (const problem of await accessibilityProblems(page)) problems.push(`${name}: ${problem}`);
-    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    await photograph(page, join(shots, `${name}.png`));
   };
   /** A form field by its label as shown, with or without the required mark. */
   const field = (label: string) =>

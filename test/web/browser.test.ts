@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { launchChromium, screenshotDir } from '../support/browser.ts';
+import { launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer } from '../support/server.ts';
 
@@ -15,7 +15,7 @@ for (const engine of engines) {
       console.log(`# screenshots of the identity pages (${engine}): ${shots}`);
       try {
         const page = await browser.newPage();
-        const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+        const shot = (name: string) => photograph(page, join(shots, `${name}.png`));
 
         await page.goto(server.setupUrl ?? '');
         await shot('01-setup');
@@ -63,11 +63,11 @@ for (const engine of engines) {
         await student.getByLabel('Name').fill('Sam Student');
         await student.getByLabel('Email').fill('sam@school.test');
         await student.getByLabel('Password').fill('student password 1');
-        await student.screenshot({ path: join(shots, '06-signup.png'), fullPage: true });
+        await photograph(student, join(shots, '06-signup.png'));
         await student.getByRole('button', { name: 'Create account' }).click();
         await student.waitForURL(`${server.url}/`);
         assert.match((await student.textContent('main')) ?? '', /Welcome back, Sam Student/);
-        await student.screenshot({ path: join(shots, '07-student-home.png'), fullPage: true });
+        await photograph(student, join(shots, '07-student-home.png'));
 
         // The setup link is dead after use.
         const again = await page.goto(server.setupUrl ?? '');

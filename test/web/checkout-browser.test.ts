@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
-import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
+import { accessibilityProblems, launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer } from '../support/smtp.ts';
@@ -101,17 +101,17 @@ describe(`buying in Chromium with the test payment provider (${engine})`, () => 
       await page.getByRole('button', { name: 'Apply' }).click();
       assert.match((await page.textContent('.order-lines')) ?? '', /Coupon SPRING20\s*−€9\.80/);
       assert.deepEqual(await accessibilityProblems(page), []);
-      await page.screenshot({ path: join(shots, '1-review.png'), fullPage: true });
+      await photograph(page, join(shots, '1-review.png'));
       await page.getByRole('button', { name: 'Pay €39.20' }).click();
       await page.waitForURL(/\/pay\/test\//);
       assert.match((await page.textContent('body')) ?? '', /TEST PAYMENT/);
       assert.deepEqual(await accessibilityProblems(page), []);
-      await page.screenshot({ path: join(shots, '2-test-payment.png'), fullPage: true });
+      await photograph(page, join(shots, '2-test-payment.png'));
       await page.getByRole('button', { name: 'Pay €39.20 (test)' }).click();
       await page.waitForURL(/\/orders\/ord_/);
       assert.match((await page.textContent('body')) ?? '', /Paid\. Thank you!/);
       assert.deepEqual(await accessibilityProblems(page), []);
-      await page.screenshot({ path: join(shots, '3-receipt.png'), fullPage: true });
+      await photograph(page, join(shots, '3-receipt.png'));
       await page.getByRole('link', { name: 'Start learning' }).first().click();
       await page.goto(`${server.url}/learn/${bought.slug}/${bought.lessonId}`);
       assert.match((await page.textContent('body')) ?? '', /Welcome\./, 'the bought course opens');
@@ -141,7 +141,7 @@ describe(`buying in Chromium with the test payment provider (${engine})`, () => 
       const text = (await page.textContent('body')) ?? '';
       assert.match(text, /The payment did not go through: nothing was charged and nothing was granted\./);
       assert.equal(await page.getByRole('link', { name: 'Try again' }).isVisible(), true);
-      await page.screenshot({ path: join(shots, '4-declined.png'), fullPage: true });
+      await photograph(page, join(shots, '4-declined.png'));
       await page.goto(`${server.url}/learn/${refused.slug}/${refused.lessonId}`);
       await page.waitForURL(`${server.url}/courses/${refused.slug}`);
       assert.equal(await page.getByRole('link', { name: 'Buy this course' }).isVisible(), true, 'still for sale');
@@ -194,7 +194,7 @@ describe(`buying in Chromium with the test payment provider (${engine})`, () => 
       await page.getByRole('button', { name: 'Cancel at the end of the period' }).click();
       await page.waitForURL(`${server.url}/orders`);
       assert.match((await page.textContent('.my-memberships')) ?? '', /Ends on/);
-      await page.screenshot({ path: join(shots, '5-membership-ending.png'), fullPage: true });
+      await photograph(page, join(shots, '5-membership-ending.png'));
       await page.goto(lessonUrl);
       assert.match((await page.textContent('body')) ?? '', /Welcome\./, 'open until the period ends');
 

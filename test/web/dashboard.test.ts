@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ordersStore } from '../../src/areas/orders/store.ts';
 import { newId } from '../../src/db/ids.ts';
 import { apiClient, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
-import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
+import { accessibilityProblems, launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { OWNER, WebClient } from '../support/web-client.ts';
@@ -153,7 +153,7 @@ describe(`the owner's dashboard (${engine})`, () => {
     );
     assert.match((await page.textContent('#chart-enrollments-title + p')) ?? '', /In this range: 1$/);
     problems.push(...(await accessibilityProblems(page)));
-    await page.screenshot({ path: join(shots, 'dashboard-day-30d.png'), fullPage: true });
+    await photograph(page, join(shots, 'dashboard-day-30d.png'));
 
     await page.getByRole('link', { name: 'Week', exact: true }).click();
     await page.waitForURL(/interval=week&range=30d/);
@@ -172,7 +172,7 @@ describe(`the owner's dashboard (${engine})`, () => {
     await page.waitForSelector('#chart-revenue[data-drawn="true"]');
     assert.ok((await drawnPixels(page, 'chart-revenue')) > 500);
     problems.push(...(await accessibilityProblems(page)));
-    await page.screenshot({ path: join(shots, 'dashboard-3y.png'), fullPage: true });
+    await photograph(page, join(shots, 'dashboard-3y.png'));
     await context.close();
     assert.deepEqual(problems, [], 'no console error, CSP refusal or serious accessibility problem');
   });

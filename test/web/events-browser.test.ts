@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import ICAL from 'ical.js';
 import type { Browser, Page } from 'playwright-core';
 import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
-import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
+import { accessibilityProblems, launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer } from '../support/smtp.ts';
@@ -105,7 +105,7 @@ describe(`events in Chromium (${engine})`, () => {
       assert.equal(jsonLd.eventAttendanceMode, 'https://schema.org/OnlineEventAttendanceMode');
       assert.equal(Date.parse(jsonLd.startDate), seconds(startsAt));
       assert.deepEqual(await accessibilityProblems(page), []);
-      await page.screenshot({ path: join(shots, '1-event-signed-out.png'), fullPage: true });
+      await photograph(page, join(shots, '1-event-signed-out.png'));
 
       await page.getByRole('link', { name: 'Sign in to register' }).click();
       await signIn(page, visitor);
@@ -118,7 +118,7 @@ describe(`events in Chromium (${engine})`, () => {
       assert.match((await box.textContent()) ?? '', /The link to join appears here from/);
       assert.equal((await page.content()).includes('meet.example.test'), false, 'the join URL is not in the page');
       assert.deepEqual(await accessibilityProblems(page), []);
-      await page.screenshot({ path: join(shots, '2-registered.png'), fullPage: true });
+      await photograph(page, join(shots, '2-registered.png'));
 
       const confirmation = await mailTo(visitor.email, /You are registered for Live critique night/);
       assert.match(confirmation.text, /Central European/, 'the mail names the event’s time zone');
@@ -142,7 +142,7 @@ describe(`events in Chromium (${engine})`, () => {
       await page.reload();
       const join_ = page.getByRole('link', { name: 'Join the event' });
       assert.equal(await join_.getAttribute('href'), 'https://meet.example.test/critique');
-      await page.screenshot({ path: join(shots, '3-join-link.png'), fullPage: true });
+      await photograph(page, join(shots, '3-join-link.png'));
     } finally {
       skew = 0;
       await context.close();
@@ -180,7 +180,7 @@ describe(`events in Chromium (${engine})`, () => {
       await b.waitForURL(`${server.url}/events/${made.slug}`);
       assert.match((await b.textContent('aside')) ?? '', /You are on the waitlist, number 1\./);
       assert.deepEqual(await accessibilityProblems(b), []);
-      await b.screenshot({ path: join(shots, '4-waitlisted.png'), fullPage: true });
+      await photograph(b, join(shots, '4-waitlisted.png'));
 
       await a.getByRole('button', { name: 'Cancel my registration' }).click();
       await a.waitForURL(`${server.url}/events/${made.slug}`);

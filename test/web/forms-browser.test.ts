@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
-import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
+import { accessibilityProblems, launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer } from '../support/smtp.ts';
@@ -73,7 +73,7 @@ describe(`a visitor sends a form from a school page in Chromium (${engine})`, ()
         'the honeypot is hidden from assistive technology',
       );
       assert.deepEqual(await accessibilityProblems(page), []);
-      await page.screenshot({ path: join(shots, '1-form.png'), fullPage: true });
+      await photograph(page, join(shots, '1-form.png'));
 
       await page.getByLabel('Your name').fill('Vera Visitor');
       await page.getByLabel('E-mail').fill('vera at example');
@@ -97,7 +97,7 @@ describe(`a visitor sends a form from a school page in Chromium (${engine})`, ()
       assert.equal(await page.getByRole('radio', { name: 'Billing' }).isChecked(), true);
       assert.match((await page.getByRole('alert').first().textContent()) ?? '', /Please correct these fields/);
       assert.deepEqual(await accessibilityProblems(page), []);
-      await page.screenshot({ path: join(shots, '2-refused.png'), fullPage: true });
+      await photograph(page, join(shots, '2-refused.png'));
 
       await email.fill('vera@example.test');
       await page.getByLabel('Send me the newsletter').check();
@@ -107,7 +107,7 @@ describe(`a visitor sends a form from a school page in Chromium (${engine})`, ()
       assert.equal(await page.getByRole('status').textContent(), 'Thank you! We answer within a day.');
       assert.equal(await page.getByRole('button', { name: 'Send' }).count(), 0);
       assert.deepEqual(await accessibilityProblems(page), []);
-      await page.screenshot({ path: join(shots, '3-sent.png'), fullPage: true });
+      await photograph(page, join(shots, '3-sent.png'));
       // Reloading shows the message again and sends nothing (the POST was answered with a redirect).
       await page.reload();
       assert.equal(await page.getByRole('status').textContent(), 'Thank you! We answer within a day.');

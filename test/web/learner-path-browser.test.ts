@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
-import { accessibilityProblems, launchChromium, screenshotDir } from '../support/browser.ts';
+import { accessibilityProblems, launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { linkIn, startSmtpServer } from '../support/smtp.ts';
@@ -85,7 +85,7 @@ describe(`the learner's whole path in Chromium (${engine})`, () => {
     const problems: string[] = [];
     const check = async (name: string) => {
       for (const problem of await accessibilityProblems(page)) problems.push(`${name}: ${problem}`);
-      await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+      await photograph(page, join(shots, `${name}.png`));
     };
 
     // A visitor finds the course and reads its free preview.

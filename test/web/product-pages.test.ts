@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
-import { launchChromium, screenshotDir } from '../support/browser.ts';
+import { launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { pdf } from '../support/files.ts';
 import type { TestServer } from '../support/server.ts';
@@ -193,7 +193,7 @@ for (const engine of engines) {
                 assert.ok(width <= viewport.width, `${path} scrolls sideways on a phone (${width}px)`);
               }
               const name = `${who}-${path.split('/').filter(Boolean).join('-')}-${size}.png`;
-              await page.screenshot({ path: join(shots, name), fullPage: true });
+              await photograph(page, join(shots, name));
             }
             // The browser asks for /favicon.ico, which the school does not have.
             assert.deepEqual(

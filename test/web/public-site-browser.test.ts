@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { apiClient, tokenFor } from '../support/api.ts';
-import { launchChromium, screenshotDir } from '../support/browser.ts';
+import { launchChromium, photograph, screenshotDir } from '../support/browser.ts';
 import { engines } from '../support/databases.ts';
 import { enroll, publicSiteSchool } from '../support/public-site.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -103,7 +103,7 @@ describe(`the public website in Chromium (${engine})`, () => {
           const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
           assert.ok(width <= PHONE.width, `${path} scrolls sideways on a phone (${width}px)`);
         }
-        await page.screenshot({ path: join(shots, `${name}-${size}.png`), fullPage: true });
+        await photograph(page, join(shots, `${name}-${size}.png`));
       }
       assert.deepEqual(
         problems.filter((p) => !/status of 404/.test(p)),
@@ -129,7 +129,7 @@ describe(`the public website in Chromium (${engine})`, () => {
     const first = await titles();
     assert.equal(first.length, 12);
     assert.equal(first[0], 'Watercolour 12');
-    await page.screenshot({ path: join(shots, 'nojs-search-phone.png'), fullPage: true });
+    await photograph(page, join(shots, 'nojs-search-phone.png'));
     await page.getByRole('link', { name: 'Next →' }).click();
     await page.waitForURL(/after=crs_/);
     assert.deepEqual(await titles(), ['Watercolour 0']);
