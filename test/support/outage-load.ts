@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { connectApp } from './api.ts';
@@ -193,4 +194,14 @@ export function loggedAbove(lines: string[], level = 40): Record<string, number>
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return counts;
+}
+
+/** What every outage test holds of its two instances: both still run, and the outage was logged as warnings only. */
+export function assertSurvived(figures: { exits: (number | null)[]; logged: Record<string, unknown> }) {
+  assert.deepEqual(figures.exits, [null, null], 'both instances still run');
+  assert.deepEqual(
+    Object.keys(figures.logged).filter((line) => !line.startsWith('40 ')),
+    [],
+    'the outage is logged as warnings, never as errors',
+  );
 }
