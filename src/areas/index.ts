@@ -11,6 +11,7 @@ import type { MediaUrls } from '../storage/media-urls.ts';
 import { accountRoutes } from './account/routes.ts';
 import { accountService } from './account/service.ts';
 import { accountStore } from './account/store.ts';
+import { addToRevenueRollup } from './analytics/revenue-rollup.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { analyticsService } from './analytics/service.ts';
 import { analyticsStore } from './analytics/store.ts';
@@ -55,6 +56,7 @@ import { membershipPlansRoutes } from './membership-plans/routes.ts';
 import { plansService } from './membership-plans/service.ts';
 import { plansStore } from './membership-plans/store.ts';
 import type { ConnectedApps, OAuthPort } from './oauth-port.ts';
+import { renewalLedger } from './orders/ledger.ts';
 import { receiptMail } from './orders/receipt.ts';
 import { ordersRoutes } from './orders/routes.ts';
 import { ordersService } from './orders/service.ts';
@@ -80,7 +82,7 @@ import { staffStore } from './staff/store.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { storageService } from './storage/service.ts';
 import { storageStore } from './storage/store.ts';
-import { enrollmentRules } from './students/enrollments.ts';
+import { enrollmentRules, givesAccess } from './students/enrollments.ts';
 import { studentsRoutes } from './students/routes.ts';
 import { studentsService } from './students/service.ts';
 import { studentsStore } from './students/store.ts';
@@ -114,17 +116,20 @@ export function buildAreas(
   const memberships = membershipRule(deps.config.SUBSCRIPTION_GRACE_DAYS);
   const invites = invitations({ clock: deps.clock, users: usersStore(), mail: deps.mail });
   const subscriptionRows = subscriptionsStore();
+  const ordersData = ordersStore({ revenue: { add: addToRevenueRollup } });
+  const plansRows = plansStore();
   const access = planAccess({
     ...deps,
     rule: memberships,
     store: subscriptionRows,
-    enrollments: enrollmentRules({ ...deps, store: studentsStore(), mail: deps.mail }),
+    plans: plansRows,
+    enrollments: { ...enrollmentRules({ ...deps, store: studentsStore(), mail: deps.mail }), givesAccess },
   });
-  const membershipPlans = plansService({ ...deps, store: plansStore(), access });
+  const membershipPlans = plansService({ ...deps, store: plansRows, access });
   const subscriptions = subscriptionsService({
     ...deps,
     store: subscriptionRows,
-    orders: ordersStore(),
+    orders: renewalLedger(ordersData),
     access,
     plans: membershipPlans,
     // The provider is made by the orders area (from the sink its reports go to), below; asked for when a change is made.
@@ -184,8 +189,7 @@ export function buildAreas(
   const analytics = analyticsService({ ...deps, store: analyticsStore() });
   const coupons = couponsService({ ...deps, store: couponsStore() });
   const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage, memberships });
-  const events = eventsService({ ...deps, store: eventsStore(), mail: deps.mail, memberships });
-  const ordersData = ordersStore();
+  const events = eventsService({ ...deps, store: eventsStore(), mail: deps.mail, memberships, students });
   const orders = ordersService({
     ...deps,
     store: ordersData,
@@ -195,7 +199,9 @@ export function buildAreas(
     products: digitalProducts,
     coupons,
     subscriptions,
-    receipt: receiptMail({ store: ordersData, mail: deps.mail }),
+    users: usersStore(),
+    school,
+    receipt: receiptMail({ store: ordersData, school, mail: deps.mail }),
     provider: deps.paymentProvider,
   });
   return {

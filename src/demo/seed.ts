@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Appearance } from '../areas/appearance/schema.ts';
 import { appearanceStore } from '../areas/appearance/store.ts';
 import { coursesStore } from '../areas/courses/store.ts';
-import type { QuizInput } from '../areas/curriculum/quiz.ts';
+import type { QuizInput } from '../areas/curriculum/schema.ts';
 import type { FormField } from '../areas/forms/schema.ts';
 import { schoolStore } from '../areas/school/store.ts';
 import { slugify } from '../areas/slugs.ts';

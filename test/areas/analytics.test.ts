@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { addToRevenueRollup } from '../../src/areas/analytics/revenue-rollup.ts';
 import { ordersStore } from '../../src/areas/orders/store.ts';
 import { newId } from '../../src/db/ids.ts';
 import type { Db } from '../../src/db/tables.ts';
@@ -103,7 +104,7 @@ async function paidOrder(
   items: { courseId: string; amount: number }[],
   at: string,
 ): Promise<MadeOrder> {
-  const store = ordersStore();
+  const store = ordersStore({ revenue: { add: addToRevenueRollup } });
   const id = newId('ord');
   const total = items.reduce((sum, item) => sum + item.amount, 0);
   await db.transaction().execute(async (trx) => {
@@ -159,8 +160,11 @@ async function ledger(db: Db, payment: MadePayment, inTransaction = true) {
     provider_ref: newId('ref'),
     created_at: payment.at,
   };
-  if (inTransaction) await db.transaction().execute((trx) => ordersStore().insertPayment(trx, row));
-  else await ordersStore().insertPayment(db, row);
+  if (inTransaction)
+    await db
+      .transaction()
+      .execute((trx) => ordersStore({ revenue: { add: addToRevenueRollup } }).insertPayment(trx, row));
+  else await ordersStore({ revenue: { add: addToRevenueRollup } }).insertPayment(db, row);
 }
 
 type Sub = {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { addToRevenueRollup } from '../../src/areas/analytics/revenue-rollup.ts';
+import { renewalLedger } from '../../src/areas/orders/ledger.ts';
 import { ordersStore } from '../../src/areas/orders/store.ts';
 import { membershipRule } from '../../src/areas/subscriptions/memberships.ts';
 import { subscriptionsService } from '../../src/areas/subscriptions/service.ts';
@@ -620,7 +622,7 @@ for (const engine of engines) {
           // The server's own service already runs the renewal jobs; this one only queues them.
           jobs: { ...server.services.jobs, handle: () => {} },
           store: subscriptionsStore(),
-          orders: ordersStore(),
+          orders: renewalLedger(ordersStore({ revenue: { add: addToRevenueRollup } })),
           access: { syncPlanAccess: async () => {} },
           plans: server.services.areas.membershipPlans,
           provider: () => ({

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { addToRevenueRollup } from '../../src/areas/analytics/revenue-rollup.ts';
 import { ordersStore } from '../../src/areas/orders/store.ts';
 import { newId } from '../../src/db/ids.ts';
 import { apiClient, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
@@ -58,7 +59,7 @@ describe(`the owner's dashboard (${engine})`, () => {
     await ok(staff.post(`/api/v1/students/${student.id}/lessons/${lesson.id}/complete`));
 
     // A sale yesterday, as the checkout records one: the order, its item and the ledger's charge.
-    const store = ordersStore();
+    const store = ordersStore({ revenue: { add: addToRevenueRollup } });
     const at = new Date(Date.now() - 86_400_000).toISOString();
     const orderId = newId('ord');
     await server.database.db.transaction().execute(async (trx) => {

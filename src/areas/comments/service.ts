@@ -67,7 +67,7 @@ export function commentsService(
       if (!isStaff(principal)) {
         const lessonId = query.target_id?.startsWith('les_') ? query.target_id : undefined;
         const lessons = lessonId && (await lessonVisible(principal, lessonId)) ? [lessonId] : [];
-        q = store.onlyReadable(q, await posts.readerOf(principal), lessons);
+        q = store.onlyReadable(q, await posts.readableIds(principal), lessons);
       }
       const page = await paginate(q, query, 'comments.id', 'comments.created_at');
       return { ...page, data: page.data.map(toComment) };

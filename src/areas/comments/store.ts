@@ -1,5 +1,5 @@
-import type { CommentsTable, Executor } from '../../db/tables.ts';
-import { type PostReader, readablePosts } from '../posts/store.ts';
+import type { SelectQueryBuilder } from 'kysely';
+import type { CommentsTable, Executor, Tables } from '../../db/tables.ts';
 
 const withAuthor = (ex: Executor) =>
   ex
@@ -16,18 +16,19 @@ export function commentsStore() {
     baseQuery: withAuthor,
 
     /**
-     * Only visible comments on the posts `reader` may read (the posts area's rule), or on the given lessons (whose
-     * visibility the curriculum area decided).
+     * Only visible comments on the posts whose ids `readablePostIds` selects (the posts area decides), or on the given
+     * lessons (whose visibility the curriculum area decided).
      */
-    onlyReadable: (q: CommentQuery, reader: PostReader, lessonIds: string[]) =>
+    onlyReadable: (
+      q: CommentQuery,
+      readablePostIds: SelectQueryBuilder<Tables, keyof Tables, { id: string }>,
+      lessonIds: string[],
+    ) =>
       q
         .where('comments.status', '=', 'visible')
         .where((eb) =>
           eb.or([
-            eb.and([
-              eb('comments.target_type', '=', 'post'),
-              eb('comments.target_id', 'in', eb.selectFrom('posts').select('posts.id').where(readablePosts(reader))),
-            ]),
+            eb.and([eb('comments.target_type', '=', 'post'), eb('comments.target_id', 'in', readablePostIds)]),
             ...(lessonIds.length
               ? [eb.and([eb('comments.target_type', '=', 'lesson'), eb('comments.target_id', 'in', lessonIds)])]
               : []),

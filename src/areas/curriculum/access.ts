@@ -3,8 +3,8 @@ import { isStaff, type Principal } from '../../http/principal.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { CoursesService } from '../courses/service.ts';
 import type { StorageService } from '../storage/service.ts';
-import { type QuizInput, quizView } from './quiz.ts';
-import type { Lesson, Section } from './schema.ts';
+import { quizView } from './quiz.ts';
+import type { Lesson, QuizInput, Section } from './schema.ts';
 import type { CurriculumStore } from './store.ts';
 
 /**

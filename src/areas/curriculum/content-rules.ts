@@ -2,8 +2,8 @@ import type { LessonsTable } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import type { Purpose } from '../storage/schema.ts';
 import type { DripColumns } from './access.ts';
-import { type QuizInput, quizProblem } from './quiz.ts';
-import type { DripInput } from './schema.ts';
+import { quizProblem } from './quiz.ts';
+import type { DripInput, QuizInput } from './schema.ts';
 
 /*
  * The checks a section or lesson write makes that its schema cannot, and the columns they give: a title that is not

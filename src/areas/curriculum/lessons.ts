@@ -8,7 +8,7 @@ import type { StorageService } from '../storage/service.ts';
 import type { CurriculumAccess } from './access.ts';
 import { ASSET_PURPOSES, contentProblem, parsedQuiz, quizToStore, trimmedTitle } from './content-rules.ts';
 import { type CurriculumOrdering, wholeList as list } from './ordering.ts';
-import type { QuizInput } from './quiz.ts';
+import type { QuizInput } from './schema.ts';
 import {
   type Lesson,
   type LessonCreate,

@@ -1,6 +1,85 @@
 import Type, { type Static } from 'typebox';
 import { HttpUrl, Id, IdParams, Page, Timestamp } from '../../http/schemas.ts';
-import { Quiz, QuizInput } from './quiz.ts';
+
+/**
+ * A quiz lesson's questions. Each question has choices and the indexes of the right ones (one or several); a
+ * submission passes when its share of fully right questions reaches `pass_percent`. Answers are shown to staff only.
+ */
+export const QuizInput = Type.Object(
+  {
+    pass_percent: Type.Integer({ minimum: 0, maximum: 100, description: 'Share of questions to get right to pass' }),
+    max_attempts: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1, maximum: 100 }), Type.Null()], {
+        description: 'Attempts a student may make; null or absent for no limit',
+      }),
+    ),
+    questions: Type.Array(
+      Type.Object(
+        {
+          prompt: Type.String({ minLength: 1, maxLength: 2000 }),
+          choices: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 2, maxItems: 10 }),
+          answers: Type.Array(Type.Integer({ minimum: 0, maximum: 9 }), {
+            minItems: 1,
+            maxItems: 10,
+            uniqueItems: true,
+            description: 'Indexes (0-based) of the right choices',
+          }),
+          explanation: Type.Optional(Type.String({ maxLength: 2000, description: 'Shown after an attempt' })),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 50 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type QuizInput = Static<typeof QuizInput>;
+
+/** What the caller sees: staff get the answers and explanations; students the questions only. */
+export const Quiz = Type.Object({
+  pass_percent: Type.Integer(),
+  max_attempts: Type.Union([Type.Integer(), Type.Null()]),
+  questions: Type.Array(
+    Type.Object({
+      prompt: Type.String(),
+      choices: Type.Array(Type.String()),
+      multiple: Type.Boolean({ description: 'More than one choice is right: the question takes several answers' }),
+      answers: Type.Optional(Type.Array(Type.Integer())),
+      explanation: Type.Optional(Type.String()),
+    }),
+  ),
+});
+export type Quiz = Static<typeof Quiz>;
+
+/** A student's answers: for each question in order, the indexes of the choices they picked. */
+export const QuizSubmission = Type.Object(
+  {
+    answers: Type.Array(Type.Array(Type.Integer({ minimum: 0, maximum: 9 }), { maxItems: 10, uniqueItems: true }), {
+      minItems: 1,
+      maxItems: 50,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type QuizSubmission = Static<typeof QuizSubmission>;
+
+export const QuizAttempt = Type.Object(
+  {
+    id: Id('qat'),
+    lesson_id: Id('les'),
+    user_id: Id('usr'),
+    answers: Type.Array(Type.Array(Type.Integer())),
+    score_percent: Type.Integer(),
+    passed: Type.Boolean(),
+    /** Per question: right or not, with the explanation when the quiz has one. */
+    results: Type.Array(
+      Type.Object({ correct: Type.Boolean(), explanation: Type.Union([Type.String(), Type.Null()]) }),
+    ),
+    created_at: Timestamp,
+  },
+  { $id: 'QuizAttempt' },
+);
+export type QuizAttempt = Static<typeof QuizAttempt>;
 
 /** A course holds at most this many sections and a section this many lessons, so their lists need no cursor. */
 export const MAX_SECTIONS_PER_COURSE = 100;

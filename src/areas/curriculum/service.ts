@@ -4,6 +4,7 @@ import type { StorageService } from '../storage/service.ts';
 import { curriculumAccess } from './access.ts';
 import { lessonRules } from './lessons.ts';
 import { curriculumOrdering } from './ordering.ts';
+import { gradeQuiz } from './quiz.ts';
 import { sectionRules } from './sections.ts';
 import type { CurriculumStore } from './store.ts';
 
@@ -18,7 +19,12 @@ export function curriculumService(
 ) {
   const access = curriculumAccess(deps);
   const ordering = curriculumOrdering(deps);
-  return { ...sectionRules({ ...deps, access, ordering }), ...lessonRules({ ...deps, access, ordering }) };
+  return {
+    ...sectionRules({ ...deps, access, ordering }),
+    ...lessonRules({ ...deps, access, ordering }),
+    /** How a submission scores against a quiz: what the students area records as an attempt. */
+    gradeQuiz,
+  };
 }
 
 export type CurriculumService = ReturnType<typeof curriculumService>;

@@ -9,7 +9,7 @@ import { paginate } from '../pagination.ts';
 import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
 import type { StorageService } from '../storage/service.ts';
-import type { MembershipRule } from '../subscriptions/memberships.ts';
+import type { MembershipRule } from '../subscriptions/service.ts';
 import { productGrants } from './grants.ts';
 import {
   type DigitalProduct,

@@ -6,8 +6,8 @@ import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import { withRowLock } from '../row-locks.ts';
-import { givesAccess } from '../students/enrollments.ts';
-import type { MembershipRule } from '../subscriptions/memberships.ts';
+import type { StudentsService } from '../students/service.ts';
+import type { MembershipRule } from '../subscriptions/service.ts';
 import type { EventNotices } from './notices.ts';
 import type { AttendanceInput, Event, Registration, RegistrationCreate, RegistrationListQuery } from './schema.ts';
 import type { EventRow, EventsStore } from './store.ts';
@@ -42,6 +42,7 @@ export function eventRegistrations(
     store: EventsStore;
     notices: EventNotices;
     memberships: Pick<MembershipRule, 'activePlanIds'>;
+    students: Pick<StudentsService, 'holdsCourse'>;
     find: (key: string, ex?: Executor) => Promise<EventRow>;
     reread: (trx: Executor, id: string) => Promise<EventRow>;
     toEvent: (ex: Executor, principal: Principal, row: EventRow) => Promise<Event>;
@@ -94,8 +95,7 @@ export function eventRegistrations(
   /** Why `userId` may not register for `event` (a course or plan condition), or undefined when they may. */
   async function ineligible(ex: Executor, event: EventRow, userId: string): Promise<string | undefined> {
     if (event.course_id) {
-      const enrollment = await store.enrollment(ex, userId, event.course_id);
-      if (!enrollment || !givesAccess(enrollment, now()))
+      if (!(await deps.students.holdsCourse(ex, userId, event.course_id)))
         return 'Only students enrolled in its course may register for this event.';
     }
     if (event.plan_id && !(await memberships.activePlanIds(ex, userId, now())).includes(event.plan_id)) {

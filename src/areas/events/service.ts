@@ -9,7 +9,8 @@ import type { AreaDeps } from '../deps.ts';
 import { type ListPage, paginate, paginateBy } from '../pagination.ts';
 import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
-import type { MembershipRule } from '../subscriptions/memberships.ts';
+import type { StudentsService } from '../students/service.ts';
+import type { MembershipRule } from '../subscriptions/service.ts';
 import { eventCalendars } from './calendar.ts';
 import { type EventMail, eventNotices } from './notices.ts';
 import { eventRegistrations } from './registrations.ts';
@@ -31,6 +32,8 @@ export function eventsService(
     mail: EventMail;
     /** Who holds which plan now (an event may be for one plan's members). */
     memberships: Pick<MembershipRule, 'activePlanIds'>;
+    /** Who studies which course now (an event may be for one course's students). */
+    students: Pick<StudentsService, 'holdsCourse'>;
   },
 ) {
   const { db, clock, store, config } = deps;

@@ -220,14 +220,6 @@ export function eventsStore() {
       return new Set(rows.map((r) => r.id));
     },
 
-    enrollment: (ex: Executor, userId: string, courseId: string) =>
-      ex
-        .selectFrom('enrollments')
-        .select(['status', 'expires_at'])
-        .where('user_id', '=', userId)
-        .where('course_id', '=', courseId)
-        .executeTakeFirst(),
-
     /**
      * The events in a person's calendar feed that end after `since`: those they hold a live registration for, and
      * those they were registered for when the event was canceled (so calendars show the cancellation).

@@ -7,8 +7,7 @@ import { normalizeEmail } from '../../identity/schema.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import type { StudentsService } from '../students/service.ts';
-import type { PlanAccess } from '../subscriptions/access.ts';
-import type { MembershipRule } from '../subscriptions/memberships.ts';
+import type { MembershipRule, PlanAccess } from '../subscriptions/service.ts';
 import type { Member, MemberComp, MemberCreate, MemberListQuery, MemberUpdate } from './schema.ts';
 import type { MemberRow, MembersStore } from './store.ts';
 

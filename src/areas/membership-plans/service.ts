@@ -8,7 +8,6 @@ import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
-import type { PlanAccess } from '../subscriptions/access.ts';
 import { priceForSale, setProviderPriceId } from './sale.ts';
 import {
   MAX_PRICES_PER_PLAN,
@@ -61,7 +60,10 @@ const visibleTo = (principal: Principal, row: MembershipPlansTable) => {
  * edited, so an order or subscription always names the price it was sold at; an archived plan takes no new price.
  * A change to a plan's course list resyncs the course access of the people holding it, through a durable job.
  */
-export function plansService(deps: AreaDeps & { store: PlansStore; access: Pick<PlanAccess, 'syncPlanHolders'> }) {
+/** The subscriptions area's plan access: everyone a plan may give courses is resynced when its course list changes. */
+export type PlanHoldersPort = { syncPlanHolders(planId: string): Promise<number> };
+
+export function plansService(deps: AreaDeps & { store: PlansStore; access: PlanHoldersPort }) {
   const { db, clock, store, jobs } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('membership plan');

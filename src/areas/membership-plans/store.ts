@@ -70,6 +70,16 @@ export function plansStore() {
       return { courses, included, products };
     },
 
+    /** The courses each of `planIds` gives now, each with the plan that includes it: what plan access opens. */
+    planCourses: (ex: Executor, planIds: string[]) =>
+      planIds.length === 0
+        ? Promise.resolve([])
+        : ex
+            .selectFrom(includedCourses(ex, planIds))
+            .innerJoin('courses', 'courses.id', 'included.course_id')
+            .select(['included.plan_id', 'courses.id', 'courses.title', 'courses.slug', 'courses.status'])
+            .execute(),
+
     /** The plans, archived ones too (their subscriptions go on), that include every course by rule. */
     allCoursesPlanIds: async (ex: Executor) =>
       (await ex.selectFrom('membership_plans').select('id').where('includes_all_courses', '=', 1).execute()).map(

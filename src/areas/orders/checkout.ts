@@ -7,10 +7,9 @@ import { isStaff, type Principal } from '../../http/principal.ts';
 import type { CheckoutRequest, PaymentProvider } from '../../payments/provider.ts';
 import type { CoursesService } from '../courses/service.ts';
 import type { AreaDeps } from '../deps.ts';
-import { closedCourse } from '../students/enrollments.ts';
 import type { StudentsService } from '../students/service.ts';
 import type { Fulfilment } from './fulfilment.ts';
-import type { CouponPort, PlanPort, ProductPort, SaleLine, SubscriptionPort } from './ports.ts';
+import type { BuyerPort, CouponPort, PlanPort, ProductPort, SaleLine, SchoolPort, SubscriptionPort } from './ports.ts';
 import type { OrdersReader } from './reader.ts';
 import type { CheckoutItem, Order } from './schema.ts';
 import type { OrdersStore } from './store.ts';
@@ -62,7 +61,9 @@ export function checkoutService(
     store: OrdersStore;
     reader: OrdersReader;
     courses: Pick<CoursesService, 'get'>;
-    students: Pick<StudentsService, 'holdsCourse'>;
+    students: Pick<StudentsService, 'holdsCourse' | 'closedCourse'>;
+    users: BuyerPort;
+    school: SchoolPort;
     plans: PlanPort | undefined;
     products: ProductPort | undefined;
     coupons: CouponPort | undefined;
@@ -79,19 +80,15 @@ export function checkoutService(
     if (principal.kind !== 'user') throw errors.notFound('account');
     if (isStaff(principal))
       throw errors.conflict('Staff and owners hold everything already; checkout is for students.');
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'email', 'name'])
-      .where('id', '=', principal.userId)
-      .executeTakeFirst();
+    const user = await deps.users.findById(db, principal.userId);
     if (!user) throw errors.notFound('account');
-    return user;
+    return { id: user.id, email: user.email, name: user.name };
   }
 
   async function priced(principal: Principal, item: CheckoutItem): Promise<Sale> {
     if (item.type === 'course') {
       const course = await deps.courses.get(principal, item.key);
-      const closed = closedCourse(course);
+      const closed = deps.students.closedCourse(course);
       if (closed) throw errors.conflict(closed);
       if (!course.enrollment_open) throw errors.conflict(`${course.title} is not taking enrollments at the moment.`);
       const amount = course.price?.amount ?? 0;
@@ -156,22 +153,13 @@ export function checkoutService(
   });
 
   async function schoolCurrency() {
-    const row = await db.selectFrom('school').select('default_currency').executeTakeFirst();
-    return row?.default_currency ?? 'EUR';
+    return (await deps.school.regional(db)).default_currency;
   }
 
   async function holds(ex: Executor, userId: string, sale: Sale) {
     if (sale.type === 'course') return deps.students.holdsCourse(ex, userId, sale.itemId);
     if (sale.type === 'product') return deps.products?.holds(ex, userId, sale.itemId) ?? false;
-    return (
-      (await ex
-        .selectFrom('subscriptions')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('plan_id', '=', sale.itemId)
-        .where('status', 'in', ['trialing', 'active', 'past_due', 'paused'])
-        .executeTakeFirst()) !== undefined
-    );
+    return deps.subscriptions?.subscribesTo(ex, userId, sale.itemId) ?? false;
   }
 
   const lineOf = (sale: Sale): SaleLine => ({

@@ -70,3 +70,8 @@ export async function recordRenewal(trx: Executor, store: OrdersStore, charge: R
   ]);
   return order;
 }
+
+/** The ledger as the subscriptions area records renewals in it (its RenewalLedger port). */
+export const renewalLedger = (store: OrdersStore) => ({
+  recordRenewal: (trx: Executor, charge: RenewalCharge) => recordRenewal(trx, store, charge),
+});

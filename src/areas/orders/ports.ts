@@ -49,6 +49,8 @@ export type ProductPort = {
 };
 
 export type SubscriptionPort = {
+  /** Whether the person has a subscription to the plan that is not over (paused too): they cannot buy it twice. */
+  subscribesTo(ex: Executor, userId: string, planId: string): Promise<boolean>;
   startFromOrder(
     trx: Executor,
     input: {
@@ -64,4 +66,20 @@ export type SubscriptionPort = {
   /** Reopens, from the plans a person holds, the courses a refund closed that a plan still pays for. */
   syncAccess(trx: Executor, userId: string): Promise<void>;
   applyProviderEvent(trx: Executor, event: PaymentEvent): Promise<void>;
+};
+
+/** The analytics area's revenue rollup: each ledger row is added to it in the transaction that records the row. */
+export type RevenuePort = {
+  add(
+    trx: Executor,
+    payment: { kind: 'charge' | 'refund'; amount: number; currency: string; created_at: string },
+  ): Promise<void>;
+};
+
+/** The school's settings an order is made and told in: its default currency and its locale. */
+export type SchoolPort = { regional(ex: Executor): Promise<{ default_currency: string; locale: string }> };
+
+/** The people who buy: the identity layer's users. */
+export type BuyerPort = {
+  findById(ex: Executor, id: string): Promise<{ id: string; email: string; name: string } | undefined>;
 };

@@ -2,15 +2,19 @@ import type { Executor } from '../../db/tables.ts';
 import type { AccountMail } from '../../mail/account-mail.ts';
 import { formatMoney } from '../../text/money.ts';
 import type { ReceiptMail } from './fulfilment.ts';
+import type { SchoolPort } from './ports.ts';
 import type { OrdersStore } from './store.ts';
 
 /** The receipt e-mail of a paid order, queued in the transaction that made it paid. Free orders get one too. */
-export function receiptMail(deps: { store: OrdersStore; mail: Pick<AccountMail, 'orderReceipt'> }): ReceiptMail {
+export function receiptMail(deps: {
+  store: OrdersStore;
+  school: SchoolPort;
+  mail: Pick<AccountMail, 'orderReceipt'>;
+}): ReceiptMail {
   return async (trx: Executor, orderId: string) => {
     const order = await deps.store.withCustomer(trx).where('orders.id', '=', orderId).executeTakeFirst();
     if (!order) return;
-    const school = await trx.selectFrom('school').select('locale').executeTakeFirst();
-    const locale = school?.locale ?? 'en';
+    const { locale } = await deps.school.regional(trx);
     const show = (amount: number) => formatMoney({ amount: Number(amount), currency: order.currency }, locale);
     const items = await deps.store.items(trx, [orderId]);
     await deps.mail.orderReceipt(trx, {

@@ -8,7 +8,7 @@ import type { AreaDeps } from '../deps.ts';
 import type { StudentsService } from '../students/service.ts';
 import { checkoutService } from './checkout.ts';
 import { fulfilment, type ReceiptMail } from './fulfilment.ts';
-import type { CouponPort, PlanPort, ProductPort, SubscriptionPort } from './ports.ts';
+import type { BuyerPort, CouponPort, PlanPort, ProductPort, SchoolPort, SubscriptionPort } from './ports.ts';
 import { type OrdersReader, ordersReader } from './reader.ts';
 import type { CheckoutQuote, CheckoutQuoteQuery } from './schema.ts';
 import type { OrdersStore } from './store.ts';
@@ -110,7 +110,9 @@ export function ordersService(
   deps: AreaDeps & {
     store: OrdersStore;
     courses: Pick<CoursesService, 'get'>;
-    students: Pick<StudentsService, 'holdsCourse' | 'openCourse' | 'closeCourse'>;
+    students: Pick<StudentsService, 'holdsCourse' | 'openCourse' | 'closeCourse' | 'closedCourse'>;
+    users: BuyerPort;
+    school: SchoolPort;
     plans: PlanPort | undefined;
     products: ProductPort | undefined;
     coupons: CouponPort | undefined;

@@ -1,8 +1,8 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor, OrderItemsTable, OrdersTable, PaymentsTable, RefundRequestsTable } from '../../db/tables.ts';
-import { addToRevenueRollup } from '../analytics/revenue-rollup.ts';
+import type { RevenuePort } from './ports.ts';
 
-export function ordersStore() {
+export function ordersStore(deps: { revenue: RevenuePort }) {
   return {
     paymentsOf: (ex: Executor, orderId: string) =>
       ex
@@ -41,7 +41,7 @@ export function ordersStore() {
     insertPayment: async (ex: Executor, row: Insertable<PaymentsTable>) => {
       const record = async (trx: Executor) => {
         await trx.insertInto('payments').values(row).execute();
-        await addToRevenueRollup(trx, row);
+        await deps.revenue.add(trx, row);
       };
       await (ex.isTransaction ? record(ex) : ex.transaction().execute(record));
     },

@@ -8,7 +8,7 @@ import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
-import type { MembershipRule } from '../subscriptions/memberships.ts';
+import type { MembershipRule } from '../subscriptions/service.ts';
 import type { Post, PostCreate, PostListQuery, PostSchedule, PostUpdate } from './schema.ts';
 import { type PostReader, type PostsStore, readablePosts } from './store.ts';
 
@@ -227,7 +227,11 @@ export function postsService(
     /** Publishes every scheduled post that is due, in one transaction; returns how many. */
     publishDue,
 
-    readerOf,
+    /**
+     * The ids of the posts the caller may read, as a subquery: comments on posts are listed by it, so the rule of who
+     * reads which post stays here.
+     */
+    readableIds: async (principal: Principal) => store.readableIds(db, await readerOf(principal)),
   };
 }
 

@@ -42,6 +42,10 @@ export function postsStore() {
 
     findById: (ex: Executor, id: string) => ex.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst(),
 
+    /** The ids of the posts `reader` may read, as a subquery another area's query can filter by. */
+    readableIds: (ex: Executor, reader: PostReader) =>
+      ex.selectFrom('posts').select('posts.id').where(readablePosts(reader)),
+
     /** The post `key` (id or slug) names if `reader` may read it. */
     /** A post the reader may read, by id or slug (`by: 'id'`: by id only). */
     findReadable: (ex: Executor, key: string, reader: PostReader, by: 'id' | 'id-or-slug' = 'id-or-slug') =>

@@ -1,4 +1,4 @@
-import type { SchoolTable } from '../../db/tables.ts';
+import type { Executor, SchoolTable } from '../../db/tables.ts';
 import { ApiError, errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { CURRENCIES, normalizeEmail, TIMEZONES } from '../../identity/schema.ts';
@@ -83,6 +83,12 @@ export function schoolService(deps: AreaDeps & { store: SchoolStore }) {
   }
 
   return {
+    /** The school's currency and locale, as orders are priced and receipts told (defaults before set-up). */
+    async regional(ex: Executor = db) {
+      const row = await store.get(ex);
+      return { default_currency: row?.default_currency ?? 'EUR', locale: row?.locale ?? 'en' };
+    },
+
     async get(principal: Principal) {
       const row = await store.get(db);
       if (!row) throw notFound();

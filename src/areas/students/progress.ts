@@ -5,7 +5,7 @@ import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { CertificatesService } from '../certificates/service.ts';
-import { gradeQuiz, type QuizAttempt, type QuizSubmission } from '../curriculum/quiz.ts';
+import type { QuizAttempt, QuizSubmission } from '../curriculum/schema.ts';
 import type { CurriculumService } from '../curriculum/service.ts';
 import { type EnrollmentRules, givesAccess } from './enrollments.ts';
 import type { Progress } from './schema.ts';
@@ -173,7 +173,7 @@ export function progressRules(deps: {
         const made = await store.countAttempts(trx, student.id, lessonId);
         if (quiz.max_attempts && made >= quiz.max_attempts)
           throw errors.conflict(`All ${quiz.max_attempts} attempts at this quiz are used.`);
-        const grade = gradeQuiz(quiz, submission);
+        const grade = deps.curriculum.gradeQuiz(quiz, submission);
         const attempt = {
           id: newId('qat'),
           lesson_id: lessonId,
@@ -204,7 +204,7 @@ export function progressRules(deps: {
       const rows = await store.listAttempts(db, userId, lessonId);
       return rows.map((row) => {
         const answers = JSON.parse(row.answers) as number[][];
-        return attemptOf(row, quiz ? gradeQuiz(quiz, { answers }).results : []);
+        return attemptOf(row, quiz ? deps.curriculum.gradeQuiz(quiz, { answers }).results : []);
       });
     },
   };

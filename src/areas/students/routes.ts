@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { madeOrFound } from '../../http/made-or-found.ts';
 import { errorResponses } from '../../http/schemas.ts';
-import { QuizSubmission } from '../curriculum/quiz.ts';
+import { QuizSubmission } from '../curriculum/schema.ts';
 import {
   BulkEnrollment,
   BulkEnrollmentCreate,

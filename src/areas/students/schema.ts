@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { Id, ListQueryBase, Page, Timestamp } from '../../http/schemas.ts';
 import { Email, PersonName } from '../../identity/schema.ts';
-import { QuizAttempt } from '../curriculum/quiz.ts';
+import { QuizAttempt } from '../curriculum/schema.ts';
 
 /** Most rows one bulk enrollment takes. */
 export const MAX_BULK_ROWS = 1000;

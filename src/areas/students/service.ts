@@ -8,7 +8,7 @@ import type { Invitations } from '../../identity/invitations.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { CertificatesService } from '../certificates/service.ts';
 import type { CoursesService } from '../courses/service.ts';
-import type { QuizSubmission } from '../curriculum/quiz.ts';
+import type { QuizSubmission } from '../curriculum/schema.ts';
 import type { CurriculumService } from '../curriculum/service.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
@@ -283,6 +283,9 @@ export function studentsService(
       if (row && row.source === source && row.status !== 'revoked')
         await store.updateEnrollment(trx, row.id, { status: 'revoked' });
     },
+
+    /** Why a course takes no new enrollment (a draft, an archived course), or undefined when it does. */
+    closedCourse,
 
     /** Whether `userId` can study `courseId` now (an enrollment giving access). */
     async holdsCourse(ex: Executor, userId: string, courseId: string) {

@@ -1,8 +1,8 @@
 import type { Db, Executor } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import type { Clock } from '../../time/clock.ts';
-import { type EnrollmentRules, givesAccess } from '../students/enrollments.ts';
 import type { MembershipRule } from './memberships.ts';
+import type { EnrollmentPort, PlanCoursesPort } from './ports.ts';
 import type { SubscriptionsStore } from './store.ts';
 
 /** How many people one transaction of a plan's resync goes through. */
@@ -28,7 +28,8 @@ export function planAccess(deps: {
   clock: Clock;
   rule: MembershipRule;
   store: SubscriptionsStore;
-  enrollments: Pick<EnrollmentRules, 'enroll' | 'setExpiry'>;
+  enrollments: EnrollmentPort;
+  plans: PlanCoursesPort;
 }) {
   const { clock, rule, store, enrollments } = deps;
 
@@ -36,7 +37,7 @@ export function planAccess(deps: {
   async function syncPlanAccess(trx: Executor, userId: string): Promise<void> {
     const now = clock.now().toISOString();
     const holdings = await rule.holdings(trx, [userId], now);
-    const courses = await store.planCourses(trx, [...new Set(holdings.map((h) => h.planId))]);
+    const courses = await deps.plans.planCourses(trx, [...new Set(holdings.map((h) => h.planId))]);
     const until = new Map<string, string | null>();
     for (const course of courses)
       for (const holding of holdings.filter((h) => h.planId === course.plan_id))
@@ -52,14 +53,14 @@ export function planAccess(deps: {
           await enrollments.setExpiry(trx, userId, courseId, 'subscription', end);
         continue;
       }
-      if (row && givesAccess(row, now)) continue;
+      if (row && enrollments.givesAccess(row, now)) continue;
       person ??= await store.findPerson(trx, userId);
       const course = courses.find((c) => c.id === courseId);
       if (!person || !course) throw errors.serverError();
       await enrollments.enroll(trx, person, course, { expiresAt: end, source: 'subscription', confirm: false });
     }
     for (const row of current.values())
-      if (row.source === 'subscription' && !until.has(row.course_id) && givesAccess(row, now))
+      if (row.source === 'subscription' && !until.has(row.course_id) && enrollments.givesAccess(row, now))
         await enrollments.setExpiry(trx, userId, row.course_id, 'subscription', now);
   }
 

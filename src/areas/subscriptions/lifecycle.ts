@@ -4,10 +4,9 @@ import { errors } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { PaymentEvent, PaymentProvider, ProviderSubscriptionState } from '../../payments/provider.ts';
 import type { Clock } from '../../time/clock.ts';
-import { recordRenewal } from '../orders/ledger.ts';
-import type { OrdersStore } from '../orders/store.ts';
 import type { PlanAccess } from './access.ts';
 import { nextPeriodEnd, periodEnd } from './periods.ts';
+import type { RenewalLedger } from './ports.ts';
 import type { SubscriptionChanges, SubscriptionRow, SubscriptionsStore } from './store.ts';
 
 export const RENEW = 'subscriptions.renew';
@@ -43,7 +42,7 @@ export function subscriptionLifecycle(deps: {
   clock: Clock;
   jobs: JobQueue;
   store: SubscriptionsStore;
-  orders: OrdersStore;
+  orders: RenewalLedger;
   access: Pick<PlanAccess, 'syncPlanAccess'>;
   /** The configured payment provider, asked to end a Stripe subscription whose first order was refunded. */
   provider: () => Pick<PaymentProvider, 'changeSubscription' | 'name'> | undefined;
@@ -86,7 +85,7 @@ export function subscriptionLifecycle(deps: {
     const from = before?.interval === price.interval ? anchor : start;
     const end = nextPeriodEnd(from, start, price.interval);
     if (Number(price.amount) > 0)
-      await recordRenewal(trx, orders, {
+      await orders.recordRenewal(trx, {
         userId: row.user_id,
         subscriptionId: row.id,
         plan: { id: price.plan_id, name: price.plan_name },
@@ -173,7 +172,7 @@ export function subscriptionLifecycle(deps: {
     const priceId = rolls && row.next_price_id ? row.next_price_id : row.price_id;
     const price = await store.findPrice(trx, priceId);
     if (!price) throw errors.serverError();
-    await recordRenewal(trx, orders, {
+    await orders.recordRenewal(trx, {
       userId: row.user_id,
       subscriptionId: row.id,
       plan: { id: price.plan_id, name: price.plan_name },

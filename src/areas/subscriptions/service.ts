@@ -4,10 +4,14 @@ import { isStaff, type Principal } from '../../http/principal.ts';
 import type { PaymentProvider, SubscriptionChange } from '../../payments/provider.ts';
 import type { AreaDeps } from '../deps.ts';
 import type { PlansService } from '../membership-plans/service.ts';
-import type { OrdersStore } from '../orders/store.ts';
 import { paginate } from '../pagination.ts';
 import type { PlanAccess } from './access.ts';
 import { subscriptionLifecycle } from './lifecycle.ts';
+import type { RenewalLedger } from './ports.ts';
+
+export type { PlanAccess } from './access.ts';
+export type { MembershipRule } from './memberships.ts';
+
 import type { Subscription, SubscriptionCancel, SubscriptionListQuery, SubscriptionPlanChange } from './schema.ts';
 import type { SubscriptionChanges, SubscriptionRow, SubscriptionsStore } from './store.ts';
 
@@ -56,7 +60,7 @@ type Decision = {
 export function subscriptionsService(
   deps: AreaDeps & {
     store: SubscriptionsStore;
-    orders: OrdersStore;
+    orders: RenewalLedger;
     access: Pick<PlanAccess, 'syncPlanAccess'>;
     plans: Pick<PlansService, 'priceForSale'>;
     /** The configured payment provider (it runs `stripe` subscriptions); undefined when none is configured. */
@@ -250,6 +254,7 @@ export function subscriptionsService(
     resumeMine: async (principal: Principal, id: string) => change(await ownRow(principal, id), resumeDecision),
 
     startFromOrder: lifecycle.startFromOrder,
+    subscribesTo: (ex: Executor, userId: string, planId: string) => store.subscribesTo(ex, userId, planId),
     endForRefund: lifecycle.endForRefund,
     syncAccess: deps.access.syncPlanAccess,
     applyProviderEvent: lifecycle.applyProviderEvent,

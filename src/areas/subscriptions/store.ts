@@ -1,6 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor, MembersTable, SubscriptionsTable } from '../../db/tables.ts';
-import { includedCourses } from '../membership-plans/included-courses.ts';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type SubscriptionChanges = Updateable<SubscriptionsTable>;
@@ -72,18 +71,18 @@ export function subscriptionsStore() {
         .execute();
     },
 
+    /** Whether `userId` has a subscription to `planId` that is not over (a paused one too: it resumes). */
+    subscribesTo: async (ex: Executor, userId: string, planId: string) =>
+      (await ex
+        .selectFrom('subscriptions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('plan_id', '=', planId)
+        .where('status', 'in', ['trialing', 'active', 'past_due', 'paused'])
+        .executeTakeFirst()) !== undefined,
+
     findPerson: (ex: Executor, userId: string) =>
       ex.selectFrom('users').select(['id', 'email', 'name']).where('id', '=', userId).executeTakeFirst(),
-
-    /** The courses of `planIds`, each with the plan that includes it. */
-    planCourses: (ex: Executor, planIds: string[]) =>
-      planIds.length === 0
-        ? Promise.resolve([])
-        : ex
-            .selectFrom(includedCourses(ex, planIds))
-            .innerJoin('courses', 'courses.id', 'included.course_id')
-            .select(['included.plan_id', 'courses.id', 'courses.title', 'courses.slug', 'courses.status'])
-            .execute(),
 
     /** A person's enrollments that came from a subscription, or are in one of `courseIds`. */
     enrollmentsFor: (ex: Executor, userId: string, courseIds: string[]) =>

@@ -1,6 +1,5 @@
 import type { Course } from '../../areas/courses/schema.ts';
-import type { QuizAttempt } from '../../areas/curriculum/quiz.ts';
-import type { Lesson, Section } from '../../areas/curriculum/schema.ts';
+import type { Lesson, QuizAttempt, Section } from '../../areas/curriculum/schema.ts';
 import type { Progress } from '../../areas/students/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { csrfField } from '../layout.ts';

@@ -1,0 +1,49 @@
+import type { CoursesTable, EnrollmentsTable, Executor } from '../../db/tables.ts';
+
+/**
+ * What subscriptions need of the areas around them. Each is called inside the subscription's transaction, so a
+ * renewal's charge and the access a plan gives commit with the subscription's new state; the composition root
+ * (areas/index.ts) hands in the owning areas' implementations.
+ */
+
+/** A renewal's charge, as the orders area records it in its ledger. */
+export type RenewalCharge = {
+  userId: string;
+  subscriptionId: string;
+  plan: { id: string; name: string };
+  price: { id: string; amount: number; currency: string };
+  provider: 'test' | 'stripe';
+  /** The provider's reference of the charge (a Stripe invoice id), which makes recording it again a no-op. */
+  paymentRef: string | null;
+  at: string;
+};
+
+/** The orders area's ledger: a renewal becomes a paid order of kind "renewal" with its charge. */
+export type RenewalLedger = { recordRenewal(trx: Executor, charge: RenewalCharge): Promise<unknown> };
+
+/** The membership plans area's rule of which courses each plan gives now (listed, or every course by rule). */
+export type PlanCoursesPort = {
+  planCourses(
+    ex: Executor,
+    planIds: string[],
+  ): Promise<{ plan_id: string; id: string; title: string; slug: string; status: CoursesTable['status'] }[]>;
+};
+
+/** The students area's enrollments, which plan access opens, moves and closes. */
+export type EnrollmentPort = {
+  enroll(
+    trx: Executor,
+    user: { id: string; email: string; name: string },
+    course: Pick<CoursesTable, 'id' | 'title' | 'slug' | 'status'>,
+    input: { expiresAt: string | null; source: EnrollmentsTable['source']; confirm: boolean },
+  ): Promise<unknown>;
+  setExpiry(
+    trx: Executor,
+    userId: string,
+    courseId: string,
+    source: EnrollmentsTable['source'],
+    expiresAt: string | null,
+  ): Promise<boolean>;
+  /** Whether an enrollment opens its course at `now` (the students area's rule). */
+  givesAccess(row: Pick<EnrollmentsTable, 'status' | 'expires_at'>, now: string): boolean;
+};
