@@ -13,12 +13,12 @@ import { mediaRoutes } from './areas/storage/routes.ts';
 import type { Invalidations } from './cluster/invalidations.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/connect.ts';
+import type { RequestWrites } from './db/request-writes.ts';
 import { catalogStore } from './discovery/catalog-store.ts';
 import { discoveryDocuments } from './discovery/documents.ts';
 import { registerOpenApi } from './discovery/openapi.ts';
 import { registerDiscoveryRoutes } from './discovery/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
-import type { AuditTrails } from './http/audit-trail.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/error-handler.ts';
 import { requireRouteDeclarations } from './http/guard.ts';
 import { internalCalls } from './http/internal-calls.ts';
@@ -86,8 +86,11 @@ export type AppDeps = {
   oidcCookieKeys: string[];
   /** Where JSON log lines go; standard output when absent. */
   logStream?: NodeJS.WritableStream;
-  /** The audit trails the database was connected with; each API write's row is written in its transaction. */
-  auditTrails: AuditTrails;
+  /**
+   * The request write contexts the database was connected with: each API write's audit row, and its Idempotency-Key's
+   * answer, are written in its transaction.
+   */
+  requestWrites: RequestWrites;
 };
 
 /** The composition root of the HTTP application: every service is built here from its dependencies. */
@@ -244,6 +247,7 @@ export async function buildApp(deps: AppDeps) {
   let testPayments: TestProvider | undefined;
   const stripe = config.PAYMENTS_PROVIDER === 'stripe' ? await stripeClient(config) : undefined;
   const areas = buildAreas({
+    writes: deps.requestWrites,
     blobs,
     mediaUrls: media,
     db,
@@ -316,7 +320,7 @@ export async function buildApp(deps: AppDeps) {
     db,
     clock,
     engine: config.database.engine,
-    auditTrails: deps.auditTrails,
+    requestWrites: deps.requestWrites,
     verify: verifyAccessToken,
     baseUrl: config.BASE_URL,
     internalCalls: internal,

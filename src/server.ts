@@ -4,7 +4,7 @@ import { invalidations } from './cluster/invalidations.ts';
 import { type Config, listenOrigin } from './config.ts';
 import { connectDatabase, type Database } from './db/connect.ts';
 import { connectRedis, type RedisLog, whenReady } from './db/redis.ts';
-import { auditTrails } from './http/audit-trail.ts';
+import { requestWrites } from './db/request-writes.ts';
 import { startOauthHousekeeping } from './oauth/housekeeping.ts';
 import { loadSigningKeys } from './oauth/keys.ts';
 import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter } from './security/rate-limiter.ts';
@@ -30,14 +30,14 @@ export async function startServer(
   options: { clock?: Clock; logStream?: NodeJS.WritableStream } = {},
 ): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
-  // The audit row of each API write rides its request's async context into the database driver (db/audited-dialect.ts).
-  const trails = auditTrails();
+  // Each API write's audit row and Idempotency-Key answer ride its request's write context into its transaction.
+  const writes = requestWrites();
   // The connections report their failures (the database or Redis restarting) to the app's logger once it exists;
   // before that, a failure stops the start anyway.
   let log: FastifyBaseLogger | undefined;
   const database = connectDatabase(config.database, {
     poolSize: config.DATABASE_POOL_SIZE,
-    auditTrails: trails,
+    requestWrites: writes,
     onConnectionError: (error) =>
       log?.warn(
         { err: { message: error.message, code: (error as { code?: string }).code } },
@@ -67,7 +67,7 @@ export async function startServer(
   const { app, services, routes, auditedRoutes } = await buildApp({
     config,
     database,
-    auditTrails: trails,
+    requestWrites: writes,
     limiter,
     clock,
     invalidations: bus,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { RequestWrites } from '../db/request-writes.ts';
 import type { Db, Engine } from '../db/tables.ts';
-import { type AuditTrails, installAuditTrail } from '../http/audit-trail.ts';
+import { installAuditTrail } from '../http/audit-trail.ts';
 import { installGuard } from '../http/guard.ts';
 import { installIdempotency } from '../http/idempotency.ts';
 import type { InternalCalls } from '../http/internal-calls.ts';
@@ -22,7 +23,7 @@ export async function registerApiSurface(
     db: Db;
     clock: Clock;
     engine: Engine;
-    auditTrails: AuditTrails;
+    requestWrites: RequestWrites;
     verify: AccessTokenVerifier;
     baseUrl: string;
     internalCalls: InternalCalls;
@@ -34,7 +35,7 @@ export async function registerApiSurface(
   let armed: ReturnType<typeof installAuditTrail>['armed'] = [];
   await app.register(async (api: FastifyInstance) => {
     installValidators(api);
-    armed = installAuditTrail(api, { trails: deps.auditTrails, clock: deps.clock, engine: deps.engine }).armed;
+    armed = installAuditTrail(api, { writes: deps.requestWrites, clock: deps.clock, engine: deps.engine }).armed;
     installGuard(api, { verify: deps.verify, baseUrl: deps.baseUrl, internalCalls: deps.internalCalls });
     installIdempotency(api, { db: deps.db, clock: deps.clock });
     installResponseCache(api, deps.responses);

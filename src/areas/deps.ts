@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { WriteContext } from '../db/request-writes.ts';
 import type { Db } from '../db/tables.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { Clock } from '../time/clock.ts';
@@ -10,4 +11,6 @@ export type AreaDeps = {
   config: Config;
   /** Durable background work: areas queue jobs in their transactions and name the handlers of their kinds. */
   jobs: JobQueue;
+  /** The request's write context: what a create hands its Idempotency-Key's answer to, in its transaction. */
+  writes: WriteContext;
 };

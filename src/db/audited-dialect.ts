@@ -1,11 +1,16 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
 import {
   CompiledQuery,
   type DatabaseConnection,
   type Dialect,
   type Driver,
+  type InsertQueryNode,
+  type OperationNode,
+  type PrimitiveValueListNode,
   type QueryResult,
   type TransactionSettings,
+  type ValueListNode,
+  type ValueNode,
+  type ValuesNode,
 } from 'kysely';
 
 /**
@@ -25,7 +30,8 @@ export type AuditTrail = {
   inserted(table: string, id: string | undefined): void;
 };
 
-const WRITES = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode']);
+const WRITES = new Set<string>(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode']);
+// Raw SQL (sql`…`) carries no node kind that says what it does: only its text does.
 const WRITE_SQL = /^\s*(insert|update|delete|replace|merge)\b/i;
 const CTE_WRITE = /^\s*with\b[\s\S]*\b(insert|update|delete)\b/i;
 
@@ -33,23 +39,30 @@ const CTE_WRITE = /^\s*with\b[\s\S]*\b(insert|update|delete)\b/i;
 export const isWrite = (query: CompiledQuery) =>
   WRITES.has(query.query.kind) || WRITE_SQL.test(query.sql) || CTE_WRITE.test(query.sql);
 
-type Node = { kind: string; [key: string]: unknown };
+const isInsert = (node: OperationNode): node is InsertQueryNode => node.kind === 'InsertQueryNode';
+const isValues = (node: OperationNode | undefined): node is ValuesNode => node?.kind === 'ValuesNode';
+const isPrimitiveList = (node: OperationNode | undefined): node is PrimitiveValueListNode =>
+  node?.kind === 'PrimitiveValueListNode';
+const isValueList = (node: OperationNode | undefined): node is ValueListNode => node?.kind === 'ValueListNode';
+const isValue = (node: OperationNode | undefined): node is ValueNode => node?.kind === 'ValueNode';
 
-/** The table and `id` of the first row of a built INSERT, when it names one. */
+/**
+ * The table and `id` of the first row of a built INSERT, when it names one. Read through the operation-node types
+ * Kysely exports (each discriminated by its `kind`), the same tree its plugins are given.
+ */
 function insertedRow(query: CompiledQuery): { table: string; id: string | undefined } | undefined {
-  const node = query.query as unknown as Node;
-  if (node.kind !== 'InsertQueryNode') return undefined;
-  const table = ((node.into as Node | undefined)?.table as Node | undefined)?.identifier as
-    | { name?: string }
-    | undefined;
-  if (!table?.name) return undefined;
-  const columns = ((node.columns ?? []) as { column: { name: string } }[]).map((c) => c.column.name);
-  const at = columns.indexOf('id');
-  const first = ((node.values as Node | undefined)?.values as Node[] | undefined)?.[0];
+  const node = query.query;
+  if (!isInsert(node) || !node.into) return undefined;
+  const table = node.into.table.identifier.name;
+  const at = (node.columns ?? []).findIndex((c) => c.column.name === 'id');
+  const first = isValues(node.values) ? node.values.values[0] : undefined;
   let id: unknown;
-  if (at >= 0 && first?.kind === 'PrimitiveValueListNode') id = (first.values as unknown[])[at];
-  if (at >= 0 && first?.kind === 'ValueListNode') id = ((first.values as Node[])[at] as { value?: unknown })?.value;
-  return { table: table.name, id: typeof id === 'string' ? id : undefined };
+  if (at >= 0 && isPrimitiveList(first)) id = first.values[at];
+  if (at >= 0 && isValueList(first)) {
+    const value = first.values[at];
+    id = isValue(value) ? value.value : undefined;
+  }
+  return { table, id: typeof id === 'string' ? id : undefined };
 }
 
 /**
@@ -59,9 +72,9 @@ function insertedRow(query: CompiledQuery): { table: string; id: string | undefi
  * write leaves none, and no write of an audited operation can commit without one. Everything else is the inner
  * dialect's, unchanged.
  */
-export function auditedDialect(inner: Dialect, trails: AsyncLocalStorage<AuditTrail>): Dialect {
+export function auditedDialect(inner: Dialect, currentTrail: () => AuditTrail | undefined): Dialect {
   return {
-    createDriver: () => new AuditedDriver(inner.createDriver(), trails),
+    createDriver: () => new AuditedDriver(inner.createDriver(), currentTrail),
     createQueryCompiler: () => inner.createQueryCompiler(),
     createAdapter: () => inner.createAdapter(),
     createIntrospector: (db) => inner.createIntrospector(db),
@@ -75,19 +88,19 @@ const ROLLBACK = CompiledQuery.raw('rollback');
 /** One connection as the audited driver hands it out: it knows whether it is inside a transaction, and whose. */
 class AuditedConnection implements DatabaseConnection {
   readonly inner: DatabaseConnection;
-  readonly trails: AsyncLocalStorage<AuditTrail>;
+  readonly currentTrail: () => AuditTrail | undefined;
   /** Inside a transaction begun through the driver. */
   transaction = false;
   /** The trail whose write this transaction carries, to be written before its COMMIT. */
   carrying: AuditTrail | undefined;
 
-  constructor(inner: DatabaseConnection, trails: AsyncLocalStorage<AuditTrail>) {
+  constructor(inner: DatabaseConnection, currentTrail: () => AuditTrail | undefined) {
     this.inner = inner;
-    this.trails = trails;
+    this.currentTrail = currentTrail;
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const trail = this.trails.getStore();
+    const trail = this.currentTrail();
     if (!trail?.pending || !isWrite(query)) return this.inner.executeQuery<R>(query);
     const row = insertedRow(query);
     if (row) trail.inserted(row.table, row.id);
@@ -116,12 +129,12 @@ class AuditedConnection implements DatabaseConnection {
 
 class AuditedDriver implements Driver {
   readonly inner: Driver;
-  readonly trails: AsyncLocalStorage<AuditTrail>;
+  readonly currentTrail: () => AuditTrail | undefined;
   readonly wrapped = new WeakMap<DatabaseConnection, AuditedConnection>();
 
-  constructor(inner: Driver, trails: AsyncLocalStorage<AuditTrail>) {
+  constructor(inner: Driver, currentTrail: () => AuditTrail | undefined) {
     this.inner = inner;
-    this.trails = trails;
+    this.currentTrail = currentTrail;
   }
 
   init() {
@@ -132,7 +145,7 @@ class AuditedDriver implements Driver {
     const connection = await this.inner.acquireConnection();
     let audited = this.wrapped.get(connection);
     if (!audited) {
-      audited = new AuditedConnection(connection, this.trails);
+      audited = new AuditedConnection(connection, this.currentTrail);
       this.wrapped.set(connection, audited);
     }
     return audited;

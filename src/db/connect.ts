@@ -1,10 +1,10 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { Config } from '../config.ts';
-import { type AuditTrail, auditedDialect } from './audited-dialect.ts';
+import { auditedDialect } from './audited-dialect.ts';
 import { migrationProvider } from './migrations/index.ts';
+import type { RequestWrites } from './request-writes.ts';
 import { nodeSqliteDialect } from './sqlite-dialect.ts';
 import type { Db, Engine } from './tables.ts';
 import { UnavailableError } from './unavailable.ts';
@@ -23,8 +23,8 @@ export function connectDatabase(
   database: Config['database'],
   options: {
     poolSize?: number;
-    /** The audit trails of the server's write operations, each written in its write's transaction. */
-    auditTrails?: AsyncLocalStorage<AuditTrail>;
+    /** The write contexts of the server's API writes: each one's audit row is written in its write's transaction. */
+    requestWrites?: Pick<RequestWrites, 'trail'>;
     /** Told of each PostgreSQL connection that failed or was ended by the server (already given up by the pool). */
     onConnectionError?: (error: Error) => void;
   } = {},
@@ -33,7 +33,7 @@ export function connectDatabase(
     database.engine === 'sqlite'
       ? nodeSqliteDialect(database.path)
       : new PostgresDialect({ pool: postgresPool(database.url, options.poolSize ?? 10, options.onConnectionError) });
-  const dialect = options.auditTrails ? auditedDialect(engineDialect, options.auditTrails) : engineDialect;
+  const dialect = options.requestWrites ? auditedDialect(engineDialect, options.requestWrites.trail) : engineDialect;
   const db = new Kysely<import('./tables.ts').Tables>({ dialect });
   return {
     db,

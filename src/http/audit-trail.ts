@@ -1,15 +1,10 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { CompiledQuery } from 'kysely';
 import type { AuditTrail } from '../db/audited-dialect.ts';
 import { newId } from '../db/ids.ts';
+import type { RequestWrites } from '../db/request-writes.ts';
 import type { Engine } from '../db/tables.ts';
 import type { Clock } from '../time/clock.ts';
-
-/** The audit trails of write operations in flight, one per request's handler; made once by the composition root. */
-export const auditTrails = () => new AsyncLocalStorage<AuditTrail>();
-
-export type AuditTrails = ReturnType<typeof auditTrails>;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -139,12 +134,13 @@ function trailOf(
 }
 
 /**
- * Wraps the handler of every write route of the API so that its writes carry an audit row (db/audited-dialect.ts
- * writes it in their transaction). Only the handler runs under the trail: the guard's token bookkeeping before it is
+ * Wraps the handler of every write route of the API in its request's write context (db/request-writes.ts): its audit
+ * trail, whose row db/audited-dialect.ts writes in each transaction the handler's writes commit, and its
+ * Idempotency-Key (http/idempotency.ts, set before the handler runs), whose answer the service writes with the create. Only the handler runs under the trail: the guard's token bookkeeping before it is
  * not the operation, and work the handler leaves running after it answers (a job it kicked) is not the operation's
  * either. Returns the routes it armed, so a test can check that none was missed.
  */
-export function installAuditTrail(app: FastifyInstance, deps: { trails: AuditTrails; clock: Clock; engine: Engine }) {
+export function installAuditTrail(app: FastifyInstance, deps: { writes: RequestWrites; clock: Clock; engine: Engine }) {
   const armed: AuditedRoute[] = [];
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat().filter((m) => WRITE_METHODS.has(m));
@@ -155,7 +151,7 @@ export function installAuditTrail(app: FastifyInstance, deps: { trails: AuditTra
     route.handler = async function (request, reply) {
       const trail = trailOf(request, { ...audited, method: request.method }, deps);
       try {
-        return await deps.trails.run(trail, () => handler.call(this, request, reply));
+        return await deps.writes.run({ trail, keyed: request.idempotency }, () => handler.call(this, request, reply));
       } finally {
         trail.close();
       }

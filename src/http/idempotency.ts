@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { KeyedCall, WriteOutcome } from '../db/request-writes.ts';
 import type { Db, Executor, IdempotencyKeysTable } from '../db/tables.ts';
-import type { AlsoWrite, KeyedCall, WriteOutcome } from '../db/write-hook.ts';
 import type { Clock } from '../time/clock.ts';
 import { sendError } from './error-handler.ts';
 import { ApiError, errors } from './errors.ts';
@@ -14,7 +14,6 @@ declare module 'fastify' {
      */
     idempotency:
       | (KeyedCall & {
-          record: AlsoWrite;
           /** The key's committed record, if a request committed it (this one, or a parallel one that won). */
           winner: () => Promise<IdempotencyKeysTable | undefined>;
           /** Whether `winner` answered this same request (or another request under the same key). */

@@ -7,6 +7,7 @@ import { membershipRule } from '../../src/areas/subscriptions/memberships.ts';
 import { subscriptionsService } from '../../src/areas/subscriptions/service.ts';
 import { subscriptionsStore } from '../../src/areas/subscriptions/store.ts';
 import { newId } from '../../src/db/ids.ts';
+import { requestWrites } from '../../src/db/request-writes.ts';
 import type { PaymentEvent, SubscriptionChange } from '../../src/payments/provider.ts';
 import {
   apiClient,
@@ -622,6 +623,7 @@ for (const engine of engines) {
           // The server's own service already runs the renewal jobs; this one only queues them.
           jobs: { ...server.services.jobs, handle: () => {} },
           store: subscriptionsStore(),
+          writes: requestWrites(),
           orders: renewalLedger(ordersStore({ revenue: { add: addToRevenueRollup } })),
           access: { syncPlanAccess: async () => {} },
           plans: server.services.areas.membershipPlans,

@@ -65,8 +65,7 @@ export function couponsRoutes(fastify: FastifyInstance, service: CouponsService)
       body: CouponCreate,
       response: { 201: Coupon, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
   app.post('/api/v1/coupons/bulk', {
@@ -81,8 +80,7 @@ export function couponsRoutes(fastify: FastifyInstance, service: CouponsService)
       body: CouponBulkCreate,
       response: { 201: CouponBatch, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.bulkCreate(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => reply.code(201).send(await service.bulkCreate(request.body)),
   });
 
   app.patch('/api/v1/coupons/:id', {

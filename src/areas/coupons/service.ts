@@ -2,7 +2,6 @@ import type { Insertable } from 'kysely';
 import { newId } from '../../db/ids.ts';
 import type { CouponsTable, Executor } from '../../db/tables.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { csvLine } from '../csv.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -177,10 +176,10 @@ export function couponsService(deps: AreaDeps & { store: CouponsStore }) {
   }
 
   /** Runs a create and the Idempotency-Key's record of its answer, if any, in one transaction. */
-  const creating = <T>(work: (trx: Executor) => Promise<T>, also: AlsoWrite | undefined) =>
+  const creating = <T>(work: (trx: Executor) => Promise<T>) =>
     db.transaction().execute(async (trx) => {
       const created = await work(trx);
-      await also?.(trx, created);
+      await deps.writes.made(trx, created);
       return created;
     });
 
@@ -242,7 +241,7 @@ export function couponsService(deps: AreaDeps & { store: CouponsStore }) {
 
     get: async (id: string) => toCoupon(await load(db, id)),
 
-    async create(input: CouponCreate, also?: AlsoWrite) {
+    async create(input: CouponCreate) {
       const terms = await termsOf(input, undefined);
       const at = now();
       const row: Insertable<CouponsTable> = {
@@ -259,11 +258,11 @@ export function couponsService(deps: AreaDeps & { store: CouponsStore }) {
         creating(async (trx) => {
           await store.insert(trx, row);
           return toCoupon(await load(trx, row.id));
-        }, also),
+        }),
       );
     },
 
-    async bulkCreate(input: CouponBulkCreate, also?: AlsoWrite): Promise<CouponBatch> {
+    async bulkCreate(input: CouponBulkCreate): Promise<CouponBatch> {
       const { prefix, count, ...rest } = input;
       const terms = await termsOf({ max_redemptions: 1, ...rest }, undefined);
       const batch = prefix.toUpperCase();
@@ -286,7 +285,7 @@ export function couponsService(deps: AreaDeps & { store: CouponsStore }) {
           }),
         );
         return { batch, count: codes.length, codes };
-      }, also);
+      });
     },
 
     async update(id: string, input: CouponUpdate) {

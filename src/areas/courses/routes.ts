@@ -54,8 +54,7 @@ export function courseRoutes(fastify: FastifyInstance, service: CoursesService) 
       body: CourseCreate,
       response: { 201: Course, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
   app.patch('/api/v1/courses/:id', {

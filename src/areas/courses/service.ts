@@ -1,7 +1,7 @@
 import { newId } from '../../db/ids.ts';
+import { insertWith } from '../../db/request-writes.ts';
 import type { CoursesTable, Executor } from '../../db/tables.ts';
 import { matchesText } from '../../db/text-search.ts';
-import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { ANONYMOUS, isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -202,7 +202,7 @@ export function coursesService(
       return ids.flatMap((id) => byId.get(id) ?? []).map(toCourse);
     },
 
-    async create(input: CourseCreate, also?: AlsoWrite) {
+    async create(input: CourseCreate) {
       await checkLecturers(input.lecturer_ids);
       if (input.cover_asset_id) await storage.requireReady('cover_asset_id', input.cover_asset_id, ['image']);
       const title = input.title.trim();
@@ -226,7 +226,9 @@ export function coursesService(
         created_at: at,
         updated_at: at,
       };
-      const created = await slugs.write(slug, () => insertWith(db, (ex) => store.insert(ex, row), toCourse(row), also));
+      const created = await slugs.write(slug, () =>
+        insertWith(db, deps.writes, (ex) => store.insert(ex, row), toCourse(row)),
+      );
       deps.onChange();
       return created;
     },

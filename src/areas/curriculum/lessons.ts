@@ -1,6 +1,6 @@
 import { newId } from '../../db/ids.ts';
+import type { WriteContext } from '../../db/request-writes.ts';
 import type { Db, Executor, LessonsTable } from '../../db/tables.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { Clock } from '../../time/clock.ts';
@@ -23,6 +23,7 @@ import type { CurriculumStore } from './store.ts';
 export function lessonRules(deps: {
   db: Db;
   clock: Clock;
+  writes: WriteContext;
   store: CurriculumStore;
   storage: Pick<StorageService, 'requireReady'>;
   access: CurriculumAccess;
@@ -117,7 +118,7 @@ export function lessonRules(deps: {
       return { lesson, enrolled: found.access.enrolledAt !== null, quiz: parsedQuiz(found.lesson) };
     },
 
-    async createLesson(sectionId: string, input: LessonCreate, also?: AlsoWrite) {
+    async createLesson(sectionId: string, input: LessonCreate) {
       const section = await sectionForWrite(db, sectionId);
       const title = trimmedTitle(input.title);
       await checkAsset(input.asset_id, input.type ?? 'text');
@@ -152,7 +153,7 @@ export function lessonRules(deps: {
         };
         await store.insertLesson(trx, row);
         const created = staffLesson(row);
-        await also?.(trx, created);
+        await deps.writes.made(trx, created);
         return created;
       });
     },

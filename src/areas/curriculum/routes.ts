@@ -55,7 +55,7 @@ export function curriculumRoutes(fastify: FastifyInstance, service: CurriculumSe
       response: { 201: Section, ...writeErrors },
     },
     handler: async (request, reply) =>
-      reply.code(201).send(await service.createSection(request.params.id, request.body, request.idempotency?.record)),
+      reply.code(201).send(await service.createSection(request.params.id, request.body)),
   });
 
   app.post('/api/v1/courses/:id/sections/reorder', {
@@ -132,7 +132,7 @@ export function curriculumRoutes(fastify: FastifyInstance, service: CurriculumSe
       response: { 201: Lesson, ...writeErrors },
     },
     handler: async (request, reply) =>
-      reply.code(201).send(await service.createLesson(request.params.id, request.body, request.idempotency?.record)),
+      reply.code(201).send(await service.createLesson(request.params.id, request.body)),
   });
 
   app.post('/api/v1/sections/:id/lessons/reorder', {

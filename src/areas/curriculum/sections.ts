@@ -1,6 +1,6 @@
 import { newId } from '../../db/ids.ts';
+import type { WriteContext } from '../../db/request-writes.ts';
 import type { Db, Executor, SectionsTable } from '../../db/tables.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { Clock } from '../../time/clock.ts';
@@ -20,6 +20,7 @@ import type { CurriculumStore } from './store.ts';
 export function sectionRules(deps: {
   db: Db;
   clock: Clock;
+  writes: WriteContext;
   store: CurriculumStore;
   access: CurriculumAccess;
   ordering: CurriculumOrdering;
@@ -82,7 +83,7 @@ export function sectionRules(deps: {
       return toSection(found.section, found.access);
     },
 
-    async createSection(courseId: string, input: SectionCreate, also?: AlsoWrite) {
+    async createSection(courseId: string, input: SectionCreate) {
       if (!(await store.findCourse(db, courseId))) throw errors.notFound('course');
       const title = trimmedTitle(input.title);
       const drip = dripColumns(input.drip ?? { type: 'none' });
@@ -109,7 +110,7 @@ export function sectionRules(deps: {
         };
         await store.insertSection(trx, row);
         const created = toSection(row, STAFF_ACCESS);
-        await also?.(trx, created);
+        await deps.writes.made(trx, created);
         return created;
       });
     },

@@ -1,6 +1,5 @@
 import { newId } from '../../db/ids.ts';
 import type { Executor, ProductGrantsTable, ProductsTable } from '../../db/tables.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -75,7 +74,7 @@ export function productGrants(
     },
 
     /** Staff grant a product to a person: 201 with a new grant; 200 with the grant they had (reopened if revoked). */
-    async grantTo(productId: string, input: ProductGrantCreate, also?: AlsoWrite) {
+    async grantTo(productId: string, input: ProductGrantCreate) {
       await productById(productId);
       if (!(await store.userExists(db, input.user_id))) {
         const message = `No user ${input.user_id}.`;
@@ -83,7 +82,7 @@ export function productGrants(
       }
       return db.transaction().execute(async (trx) => {
         const result = await grant(trx, { productId, userId: input.user_id, source: 'manual', orderId: null });
-        await also?.(trx, result.grant, result.created ? 'created' : 'existing');
+        await deps.writes.made(trx, result.grant, result.created ? 'created' : 'existing');
         return { created: result.created, item: result.grant };
       });
     },

@@ -64,8 +64,7 @@ export function digitalProductsRoutes(fastify: FastifyInstance, service: Digital
       body: DigitalProductCreate,
       response: { 201: DigitalProduct, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
   app.patch('/api/v1/digital-products/:id', {
@@ -149,8 +148,7 @@ export function digitalProductsRoutes(fastify: FastifyInstance, service: Digital
       body: ProductGrantCreate,
       response: { 201: ProductGrant, 200: ProductGrant, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      madeOrFound(reply, service.grantTo(request.params.id, request.body, request.idempotency?.record)),
+    handler: async (request, reply) => madeOrFound(reply, service.grantTo(request.params.id, request.body)),
   });
 
   app.delete('/api/v1/digital-products/:id/grants/:user_id', {

@@ -1,7 +1,6 @@
 import { newId } from '../../db/ids.ts';
 import type { Executor, ProductsTable } from '../../db/tables.ts';
 import { containsText } from '../../db/text-match.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -176,7 +175,7 @@ export function digitalProductsService(
 
     get: async (principal: Principal, key: string) => toProduct(db, await find(principal, key)),
 
-    async create(input: DigitalProductCreate, also?: AlsoWrite) {
+    async create(input: DigitalProductCreate) {
       const title = titleOf(input.title);
       await checkFiles(input.asset_ids);
       const slug = await slugs.choose(input.slug, title);
@@ -200,7 +199,7 @@ export function digitalProductsService(
           await store.insert(trx, row);
           await store.replaceFiles(trx, row.id, files);
           const created = await toProduct(trx, row);
-          await also?.(trx, created);
+          await deps.writes.made(trx, created);
           return created;
         }),
       );

@@ -1,6 +1,5 @@
 import { newId } from '../../db/ids.ts';
 import type { EventRegistrationsTable, Executor } from '../../db/tables.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors, type FieldError } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -188,7 +187,7 @@ export function eventRegistrations(
       },
 
       /** Staff register a person: 201 with a new registration, 200 with the live one they had. */
-      async addRegistration(eventId: string, input: RegistrationCreate, also?: AlsoWrite) {
+      async addRegistration(eventId: string, input: RegistrationCreate) {
         // The event first: an unknown event is 404 whatever the body says (read before the lock: SQLite's one
         // connection is the writer's).
         await find(eventId);
@@ -199,7 +198,7 @@ export function eventRegistrations(
         return withRowLock(db, 'events', eventId, notFound, async (trx) => {
           const placed = await place(trx, eventId, input.user_id, false);
           const item = toRegistration(await registrationRow(trx, placed.id));
-          await also?.(trx, item, placed.created ? 'created' : 'existing');
+          await deps.writes.made(trx, item, placed.created ? 'created' : 'existing');
           return { created: placed.created, item };
         });
       },

@@ -70,8 +70,7 @@ export function eventsRoutes(fastify: FastifyInstance, service: EventsService) {
       body: EventCreate,
       response: { 201: Event, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
   app.patch('/api/v1/events/:id', {
@@ -162,8 +161,7 @@ export function eventsRoutes(fastify: FastifyInstance, service: EventsService) {
       body: RegistrationCreate,
       response: { 201: Registration, 200: Registration, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      madeOrFound(reply, service.addRegistration(request.params.id, request.body, request.idempotency?.record)),
+    handler: async (request, reply) => madeOrFound(reply, service.addRegistration(request.params.id, request.body)),
   });
 
   app.delete('/api/v1/events/:id/registrations/:registration_id', {

@@ -1,7 +1,6 @@
 import { newId } from '../../db/ids.ts';
 import type { EventsTable, Executor } from '../../db/tables.ts';
 import { containsText } from '../../db/text-match.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors, type FieldError } from '../../http/errors.ts';
 import { ANONYMOUS, isStaff, type Principal } from '../../http/principal.ts';
 import { TIMEZONES } from '../../identity/schema.ts';
@@ -192,7 +191,7 @@ export function eventsService(
 
     get: async (principal: Principal, key: string) => toEvent(db, principal, await find(key)),
 
-    async create(input: EventCreate, also?: AlsoWrite) {
+    async create(input: EventCreate) {
       await check(input, input);
       const slug = await slugs.choose(input.slug, input.title.trim());
       const at = now();
@@ -224,7 +223,7 @@ export function eventsService(
           const created = await toEvent(trx, ANONYMOUS, await reread(trx, row.id));
           // Staff made it: they see the join URL.
           const shown = { ...created, join_url: row.join_url };
-          await also?.(trx, shown);
+          await deps.writes.made(trx, shown);
           return shown;
         }),
       );

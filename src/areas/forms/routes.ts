@@ -60,8 +60,7 @@ export function formsRoutes(fastify: FastifyInstance, service: FormsService) {
       body: FormCreate,
       response: { 201: Form, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
   app.patch('/api/v1/forms/:id', {

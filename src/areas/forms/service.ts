@@ -1,7 +1,6 @@
 import { newId } from '../../db/ids.ts';
 import type { Executor, FormSubmissionsTable, FormsTable } from '../../db/tables.ts';
 import { containsText } from '../../db/text-match.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { ApiError, errors } from '../../http/errors.ts';
 import type { RateLimiter } from '../../security/rate-limiter.ts';
 import { csvLine } from '../csv.ts';
@@ -128,7 +127,7 @@ export function formsService(
 
     get: async (id: string) => toForm(await load(db, id)),
 
-    async create(input: FormCreate, also?: AlsoWrite) {
+    async create(input: FormCreate) {
       const fields = checkDefinition(input.fields);
       const title = textOf(input.title, 'title', 'A title') ?? '';
       const success = textOf(input.success_message, 'success_message', 'The success message');
@@ -148,7 +147,7 @@ export function formsService(
       return db.transaction().execute(async (trx) => {
         await store.insert(trx, row);
         const created = toForm({ ...row, submission_count: 0 });
-        await also?.(trx, created);
+        await deps.writes.made(trx, created);
         return created;
       });
     },

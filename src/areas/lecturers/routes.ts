@@ -53,8 +53,7 @@ export function lecturersRoutes(fastify: FastifyInstance, service: LecturersServ
       body: LecturerCreate,
       response: { 201: Lecturer, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
   app.patch('/api/v1/lecturers/:id', {

@@ -1,8 +1,8 @@
 import { newId } from '../../db/ids.ts';
+import { insertWith } from '../../db/request-writes.ts';
 import type { LecturersTable } from '../../db/tables.ts';
 import { matchesText } from '../../db/text-search.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
-import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
@@ -105,7 +105,7 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore; stora
       return toLecturer(row, staff);
     },
 
-    async create(input: LecturerCreate, also?: AlsoWrite) {
+    async create(input: LecturerCreate) {
       const name = input.name.trim();
       if (!name) throw blankName();
       await checkUser(input.user_id);
@@ -125,7 +125,7 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore; stora
         updated_at: at,
       };
       const created = toLecturer(row, true);
-      await linkWrite(row.user_id, row.id, () => insertWith(db, (ex) => store.insert(ex, row), created, also));
+      await linkWrite(row.user_id, row.id, () => insertWith(db, deps.writes, (ex) => store.insert(ex, row), created));
       return created;
     },
 

@@ -60,7 +60,7 @@ export function membersRoutes(fastify: FastifyInstance, service: MembersService)
       body: MemberCreate,
       response: { 201: Member, 200: Member, ...writeErrors },
     },
-    handler: async (request, reply) => madeOrFound(reply, service.create(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => madeOrFound(reply, service.create(request.body)),
   });
 
   app.patch('/api/v1/members/:id', {

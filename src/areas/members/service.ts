@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, MembersTable } from '../../db/tables.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -67,7 +66,7 @@ export function membersService(
       { field: 'name', code: 'blank', message: 'Give a name.' },
     ]);
 
-  async function upsert(input: MemberCreate, also?: AlsoWrite) {
+  async function upsert(input: MemberCreate) {
     const email = normalizeEmail(input.email);
     const name = input.name.trim();
     if (!name) throw blankName();
@@ -95,7 +94,7 @@ export function membersService(
         await store.update(trx, user.id, changes);
       }
       const member = await memberOn(trx, user.id);
-      await also?.(trx, member, created ? 'created' : 'existing');
+      await deps.writes.made(trx, member, created ? 'created' : 'existing');
       return { created, item: member };
     });
   }
@@ -132,12 +131,12 @@ export function membersService(
     get: (id: string) => memberOn(db, id),
 
     /** Upsert by e-mail: `created` says whether the member profile is new. */
-    async create(input: MemberCreate, also?: AlsoWrite) {
+    async create(input: MemberCreate) {
       try {
-        return await upsert(input, also);
+        return await upsert(input);
       } catch (error) {
         // Another request made this e-mail's account or profile meanwhile: now it exists, so this one updates it.
-        if (isUniqueViolation(error)) return upsert(input, also);
+        if (isUniqueViolation(error)) return upsert(input);
         throw error;
       }
     },

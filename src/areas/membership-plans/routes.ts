@@ -62,8 +62,7 @@ export function membershipPlansRoutes(fastify: FastifyInstance, service: PlansSe
       body: PlanCreate,
       response: { 201: Plan, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
   app.patch('/api/v1/membership-plans/:id', {
@@ -126,8 +125,7 @@ export function membershipPlansRoutes(fastify: FastifyInstance, service: PlansSe
       body: PriceCreate,
       response: { 201: Price, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.createPrice(request.params.id, request.body, request.idempotency?.record)),
+    handler: async (request, reply) => reply.code(201).send(await service.createPrice(request.params.id, request.body)),
   });
 
   app.post('/api/v1/membership-plans/:id/prices/:price_id/archive', {

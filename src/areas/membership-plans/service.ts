@@ -1,7 +1,6 @@
 import { newId } from '../../db/ids.ts';
 import type { Executor, MembershipPlansTable, PlanPricesTable } from '../../db/tables.ts';
 import { containsText } from '../../db/text-match.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -156,7 +155,7 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: PlanH
     get: async (principal: Principal, key: string) =>
       toPlan(db, await visiblePlan(principal, key), viewOf(principal, false).priceStatus),
 
-    async create(input: PlanCreate, also?: AlsoWrite) {
+    async create(input: PlanCreate) {
       const name = input.name.trim();
       if (!name) throw blankName();
       const at = now();
@@ -180,7 +179,7 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: PlanH
           await store.setCourses(trx, row.id, input.course_ids ?? []);
           await store.setProducts(trx, row.id, input.product_ids ?? []);
           const created = await toPlan(trx, row);
-          await also?.(trx, created);
+          await deps.writes.made(trx, created);
           return created;
         }),
       );
@@ -243,7 +242,7 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: PlanH
       return { data: rows.map(toPrice), has_more: false, next_cursor: null };
     },
 
-    async createPrice(planId: string, input: PriceCreate, also?: AlsoWrite) {
+    async createPrice(planId: string, input: PriceCreate) {
       const trialDays = input.trial_days ?? 0;
       if (input.interval === 'one_time' && trialDays > 0)
         throw errors.invalidRequest('trial_days: a one-time price has no trial (it is paid once, for life).', [
@@ -270,7 +269,7 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: PlanH
         };
         await store.insertPrice(trx, row);
         const price = toPrice(row);
-        await also?.(trx, price);
+        await deps.writes.made(trx, price);
         return price;
       });
     },

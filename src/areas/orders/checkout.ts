@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
 import { newId } from '../../db/ids.ts';
 import type { Executor, OrdersTable } from '../../db/tables.ts';
-import type { KeyedCall } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { CheckoutRequest, PaymentProvider } from '../../payments/provider.ts';
@@ -262,8 +261,8 @@ export function checkoutService(
     async start(
       principal: Principal,
       input: { item: CheckoutItem; coupon_code?: string },
-      key?: KeyedCall,
     ): Promise<{ order: Order; payment_url: string | null }> {
+      const key = deps.writes.keyed();
       const user = await buyer(principal);
       const sale = await priced(principal, input.item);
       if (input.coupon_code) couponRefusedForTrial(sale);

@@ -72,8 +72,7 @@ export function ordersRoutes(fastify: FastifyInstance, service: OrdersService) {
       body: CheckoutStart,
       response: { 201: CheckoutStarted, ...errorResponses(400, 401, 403, 404, 409, 503) },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.start(request.principal, request.body, request.idempotency)),
+    handler: async (request, reply) => reply.code(201).send(await service.start(request.principal, request.body)),
   });
 
   app.get('/api/v1/orders/:id/payments', {
@@ -105,8 +104,6 @@ export function ordersRoutes(fastify: FastifyInstance, service: OrdersService) {
       response: { 202: Order, ...errorResponses(400, 401, 403, 404, 409) },
     },
     handler: async (request, reply) =>
-      reply
-        .code(202)
-        .send(await service.refund(request.principal, request.params.id, request.body.amount, request.idempotency)),
+      reply.code(202).send(await service.refund(request.principal, request.params.id, request.body.amount)),
   });
 }

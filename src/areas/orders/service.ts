@@ -1,5 +1,4 @@
 import { newId } from '../../db/ids.ts';
-import type { KeyedCall } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { PaymentEventSink, PaymentProvider } from '../../payments/provider.ts';
@@ -28,14 +27,15 @@ const REFUND_HOLD_MS = 3_600_000;
  * path as a refund made in the provider's own dashboard. A full refund takes the access back.
  */
 export function refunds(
-  deps: Pick<AreaDeps, 'db' | 'clock'> & {
+  deps: Pick<AreaDeps, 'db' | 'clock' | 'writes'> & {
     store: OrdersStore;
     reader: OrdersReader;
     provider: PaymentProvider | undefined;
   },
 ) {
   const { db, clock, store } = deps;
-  return async (principal: Principal, orderId: string, amount?: number, key?: KeyedCall) => {
+  return async (principal: Principal, orderId: string, amount?: number) => {
+    const key = deps.writes.keyed();
     if (!isStaff(principal)) throw errors.notFound('order');
     const at = clock.now();
     const asked = await db.transaction().execute(async (trx) => {
@@ -175,7 +175,7 @@ export function ordersService(
         already_held: q.held,
       };
     },
-    refund: refunds({ db, clock: deps.clock, store, reader, provider }),
+    refund: refunds({ db, clock: deps.clock, writes: deps.writes, store, reader, provider }),
   };
 }
 

@@ -46,8 +46,7 @@ export function pagesRoutes(fastify: FastifyInstance, service: PagesService) {
       body: PageCreate,
       response: { 201: Page, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
   app.patch('/api/v1/pages/:id', {

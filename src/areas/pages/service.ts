@@ -1,7 +1,7 @@
 import { newId } from '../../db/ids.ts';
+import { insertWith } from '../../db/request-writes.ts';
 import type { Executor, PagesTable } from '../../db/tables.ts';
 import { matchesText } from '../../db/text-search.ts';
-import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -63,7 +63,7 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
       return toPage(row, staff);
     },
 
-    async create(input: PageCreate, also?: AlsoWrite) {
+    async create(input: PageCreate) {
       const title = input.title.trim();
       if (!title) throw errors.invalidRequest('A page needs a title; send a non-blank "title".');
       const slug = await slugs.choose(input.slug, title);
@@ -81,7 +81,7 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
         created_at: at,
         updated_at: at,
       };
-      return slugs.write(slug, () => insertWith(db, (ex) => store.insert(ex, row), toPage(row, true), also));
+      return slugs.write(slug, () => insertWith(db, deps.writes, (ex) => store.insert(ex, row), toPage(row, true)));
     },
 
     async update(id: string, input: PageUpdate) {

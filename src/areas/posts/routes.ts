@@ -55,8 +55,7 @@ export function postsRoutes(fastify: FastifyInstance, service: PostsService) {
       body: PostCreate,
       response: { 201: Post, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.create(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
   });
 
   app.patch('/api/v1/posts/:id', {

@@ -1,7 +1,7 @@
 import { newId } from '../../db/ids.ts';
+import { insertWith } from '../../db/request-writes.ts';
 import type { Executor, PostsTable } from '../../db/tables.ts';
 import { matchesText } from '../../db/text-search.ts';
-import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -132,7 +132,7 @@ export function postsService(
     /** Whether a post is published and the caller may read it (comments are open only on such posts). */
     isPublishedFor: async (principal: Principal, id: string) => (await publishedFor(principal, id, 'id')) !== undefined,
 
-    async create(input: PostCreate, also?: AlsoWrite) {
+    async create(input: PostCreate) {
       const title = input.title.trim();
       if (!title) throw errors.invalidRequest('A post needs a title; send a non-blank "title".');
       const visibility = input.visibility ?? 'public';
@@ -155,7 +155,7 @@ export function postsService(
         created_at: at,
         updated_at: at,
       };
-      return slugs.write(slug, () => insertWith(db, (ex) => store.insert(ex, row), toPost(row), also));
+      return slugs.write(slug, () => insertWith(db, deps.writes, (ex) => store.insert(ex, row), toPost(row)));
     },
 
     async update(id: string, input: PostUpdate) {

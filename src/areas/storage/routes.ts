@@ -24,8 +24,7 @@ export function storageRoutes(fastify: FastifyInstance, service: StorageService)
       body: AssetCreate,
       response: { 201: Asset, ...errorResponses(400, 401, 403, 413) },
     },
-    handler: async (request, reply) =>
-      reply.code(201).send(await service.create(request.principal, request.body, request.idempotency?.record)),
+    handler: async (request, reply) => reply.code(201).send(await service.create(request.principal, request.body)),
   });
 
   app.get('/api/v1/storage/assets', {

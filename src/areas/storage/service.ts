@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { newId } from '../../db/ids.ts';
+import { insertWith } from '../../db/request-writes.ts';
 import type { AssetsTable } from '../../db/tables.ts';
-import { type AlsoWrite, insertWith } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { type Principal, userIdOf } from '../../http/principal.ts';
 import { withoutDeceptive } from '../../security/deceptive-text.ts';
@@ -97,7 +97,7 @@ export function storageService(deps: AreaDeps & { store: StorageStore; blobs: Bl
   return {
     toAsset,
 
-    async create(principal: Principal, input: AssetCreate, also?: AlsoWrite) {
+    async create(principal: Principal, input: AssetCreate) {
       const allowed: readonly string[] = PURPOSES[input.purpose].types;
       if (allowed.length && !allowed.includes(baseType(input.content_type))) {
         const message = `${input.purpose} accepts ${allowed.join(', ')}.`;
@@ -133,7 +133,7 @@ export function storageService(deps: AreaDeps & { store: StorageStore; blobs: Bl
         created_at: at,
         updated_at: at,
       };
-      return insertWith(db, (ex) => store.insert(ex, row), toAsset(row), also);
+      return insertWith(db, deps.writes, (ex) => store.insert(ex, row), toAsset(row));
     },
 
     get: async (id: string) => toAsset(await find(id)),

@@ -1,6 +1,6 @@
 import { Value } from 'typebox/value';
+import type { WriteContext } from '../../db/request-writes.ts';
 import type { Db, Executor } from '../../db/tables.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { Email, normalizeEmail } from '../../identity/schema.ts';
 import type { Job, JobQueue } from '../../jobs/queue.ts';
@@ -31,6 +31,7 @@ type Person = { id: string; email: string; name: string; role: string };
 export function bulkEnrollment(deps: {
   db: Db;
   clock: Clock;
+  writes: WriteContext;
   jobs: JobQueue;
   store: StudentsStore;
   enrollments: EnrollmentRules;
@@ -99,13 +100,13 @@ export function bulkEnrollment(deps: {
   }
 
   return {
-    start: (input: BulkEnrollmentCreate, also?: AlsoWrite) =>
+    start: (input: BulkEnrollmentCreate) =>
       db.transaction().execute(async (trx) => {
         const id = await jobs.enqueue(trx, BULK_ENROLL, { rows: input.rows } satisfies Payload, { maxAttempts: 3 });
         const job = await jobs.get(trx, id);
         if (!job) throw errors.serverError();
         const view = toView(job);
-        await also?.(trx, view, 'accepted');
+        await deps.writes.made(trx, view, 'accepted');
         return view;
       }),
 

@@ -1,6 +1,6 @@
 import { newId } from '../../db/ids.ts';
+import type { WriteContext } from '../../db/request-writes.ts';
 import type { Db, EnrollmentsTable, Executor, QuizAttemptsTable } from '../../db/tables.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { Clock } from '../../time/clock.ts';
@@ -29,6 +29,7 @@ type StudentRef = { id: string; role: string };
 export function progressRules(deps: {
   db: Db;
   clock: Clock;
+  writes: WriteContext;
   store: StudentsStore;
   curriculum: CurriculumService;
   certificates: Pick<CertificatesService, 'issue'>;
@@ -159,7 +160,7 @@ export function progressRules(deps: {
      * Marks a quiz attempt and keeps it; a pass completes the lesson in the same transaction. Attempts are counted
      * under the enrollment's lock, so a quiz's attempt limit holds when answers arrive at once.
      */
-    async submitQuiz(student: StudentRef, lessonId: string, submission: QuizSubmission, also?: AlsoWrite) {
+    async submitQuiz(student: StudentRef, lessonId: string, submission: QuizSubmission) {
       const { lesson, quiz: stored } = await openLesson(student, lessonId);
       const quiz = lesson.type === 'quiz' ? stored : null;
       if (!quiz) throw errors.conflict('This lesson has no quiz to answer.');
@@ -193,7 +194,7 @@ export function progressRules(deps: {
           progress,
         };
         // A retry with the same Idempotency-Key replays this answer instead of spending another attempt.
-        await also?.(trx, result);
+        await deps.writes.made(trx, result);
         return result;
       });
     },

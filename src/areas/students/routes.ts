@@ -67,7 +67,7 @@ export function studentsRoutes(fastify: FastifyInstance, service: StudentsServic
       body: StudentCreate,
       response: { 201: Student, 200: Student, ...writeErrors },
     },
-    handler: async (request, reply) => madeOrFound(reply, service.create(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => madeOrFound(reply, service.create(request.body)),
   });
 
   app.post('/api/v1/students/bulk-enrollments', {
@@ -82,8 +82,7 @@ export function studentsRoutes(fastify: FastifyInstance, service: StudentsServic
       body: BulkEnrollmentCreate,
       response: { 202: BulkEnrollment, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      accepted(reply, service.startBulkEnrollment(request.body, request.idempotency?.record)),
+    handler: async (request, reply) => accepted(reply, service.startBulkEnrollment(request.body)),
   });
 
   app.get('/api/v1/students/bulk-enrollments/:id', {
@@ -158,8 +157,7 @@ export function studentsRoutes(fastify: FastifyInstance, service: StudentsServic
       body: EnrollmentCreate,
       response: { 201: Enrollment, 200: Enrollment, ...writeErrors },
     },
-    handler: async (request, reply) =>
-      madeOrFound(reply, service.enroll(request.params.id, request.body, request.idempotency?.record)),
+    handler: async (request, reply) => madeOrFound(reply, service.enroll(request.params.id, request.body)),
   });
 
   app.delete('/api/v1/students/:id/enrollments/:course_id', {
@@ -224,16 +222,7 @@ export function studentsRoutes(fastify: FastifyInstance, service: StudentsServic
       response: { 201: QuizAttemptResult, ...writeErrors },
     },
     handler: async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          await service.submitMyQuiz(
-            request.principal,
-            request.params.lesson_id,
-            request.body,
-            request.idempotency?.record,
-          ),
-        ),
+      reply.code(201).send(await service.submitMyQuiz(request.principal, request.params.lesson_id, request.body)),
   });
 
   app.get('/api/v1/account/lessons/:lesson_id/quiz-attempts', {
@@ -272,6 +261,6 @@ export function studentsRoutes(fastify: FastifyInstance, service: StudentsServic
       response: { 201: Enrollment, 200: Enrollment, ...writeErrors },
     },
     handler: async (request, reply) =>
-      madeOrFound(reply, service.enrollSelf(request.principal, request.body.course_id, request.idempotency?.record)),
+      madeOrFound(reply, service.enrollSelf(request.principal, request.body.course_id)),
   });
 }

@@ -1,7 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { Executor, UsersTable } from '../../db/tables.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
-import type { AlsoWrite } from '../../db/write-hook.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { Invitations } from '../../identity/invitations.ts';
@@ -83,6 +82,7 @@ export function studentsService(
   const progress = progressRules({
     db,
     clock,
+    writes: deps.writes,
     store,
     curriculum: deps.curriculum,
     certificates: deps.certificates,
@@ -129,18 +129,18 @@ export function studentsService(
     return { created: true, student: toStudent(await addStudent(trx, email, name)) };
   }
 
-  async function upsert(input: StudentCreate, also?: AlsoWrite) {
+  async function upsert(input: StudentCreate) {
     const email = normalizeEmail(input.email);
     const name = input.name.trim();
     if (!name) throw blankName();
     return db.transaction().execute(async (trx) => {
       const { created, student } = await ensureStudent(trx, email, name);
-      await also?.(trx, student, created ? 'created' : 'existing');
+      await deps.writes.made(trx, student, created ? 'created' : 'existing');
       return { created, item: student };
     });
   }
 
-  const bulk = bulkEnrollment({ db, clock, jobs: deps.jobs, store, enrollments, addStudent });
+  const bulk = bulkEnrollment({ db, clock, writes: deps.writes, jobs: deps.jobs, store, enrollments, addStudent });
 
   async function setStatus(id: string, status: UsersTable['status']) {
     const row = await db.transaction().execute(async (trx) => {
@@ -172,12 +172,12 @@ export function studentsService(
     get: async (principal: Principal, key: string) => toStudent(await visibleStudent(principal, key)),
 
     /** Upsert by e-mail: `created` says whether the student is new (and was invited). */
-    async create(input: StudentCreate, also?: AlsoWrite) {
+    async create(input: StudentCreate) {
       try {
-        return await upsert(input, also);
+        return await upsert(input);
       } catch (error) {
         // Another request made this e-mail's account meanwhile: now it exists, so this one updates it.
-        if (isUniqueViolation(error)) return upsert(input, also);
+        if (isUniqueViolation(error)) return upsert(input);
         throw error;
       }
     },
@@ -212,7 +212,7 @@ export function studentsService(
     },
 
     /** Enrolls a student: `created` is false when an enrollment was already there (reopened, or left as it was). */
-    async enroll(id: string, input: EnrollmentCreate, also?: AlsoWrite) {
+    async enroll(id: string, input: EnrollmentCreate) {
       const expiresAt = input.expires_at ? new Date(input.expires_at).toISOString() : null;
       if (expiresAt && expiresAt <= now())
         throw errors.invalidRequest('expires_at: must be in the future (or null: never expires).', [
@@ -232,7 +232,7 @@ export function studentsService(
           source: input.source ?? 'manual',
           confirm: true,
         });
-        await also?.(trx, result.enrollment, result.inserted ? 'created' : 'existing');
+        await deps.writes.made(trx, result.enrollment, result.inserted ? 'created' : 'existing');
         return { created: result.inserted, item: result.enrollment };
       });
     },
@@ -241,7 +241,7 @@ export function studentsService(
      * A student enrolls themselves (the course page's button, or their app with account:write): only in a free,
      * published course they can see whose enrollment is open. Staff are not students; paid courses go through checkout.
      */
-    async enrollSelf(principal: Principal, courseKey: string, also?: AlsoWrite) {
+    async enrollSelf(principal: Principal, courseKey: string) {
       const student = await me(principal, 'course');
       const course = await deps.courses.get(principal, courseKey);
       if (student.role !== 'student')
@@ -257,7 +257,7 @@ export function studentsService(
           source: 'manual',
           confirm: true,
         });
-        await also?.(trx, result.enrollment, result.inserted ? 'created' : 'existing');
+        await deps.writes.made(trx, result.enrollment, result.inserted ? 'created' : 'existing');
         return { created: result.inserted, item: result.enrollment };
       });
     },
@@ -314,8 +314,8 @@ export function studentsService(
     },
 
     /** The caller answers a quiz of their own; a pass completes the lesson. */
-    async submitMyQuiz(principal: Principal, lessonId: string, submission: QuizSubmission, also?: AlsoWrite) {
-      return progress.submitQuiz(await me(principal), lessonId, submission, also);
+    async submitMyQuiz(principal: Principal, lessonId: string, submission: QuizSubmission) {
+      return progress.submitQuiz(await me(principal), lessonId, submission);
     },
 
     async myQuizAttempts(principal: Principal, lessonId: string) {
@@ -328,7 +328,7 @@ export function studentsService(
       return { data: await progress.attempts(student.id, lessonId) };
     },
 
-    startBulkEnrollment: (input: BulkEnrollmentCreate, also?: AlsoWrite) => bulk.start(input, also),
+    startBulkEnrollment: (input: BulkEnrollmentCreate) => bulk.start(input),
 
     async getBulkEnrollment(principal: Principal, id: string) {
       if (!isStaff(principal)) throw errors.notFound('bulk enrollment');
