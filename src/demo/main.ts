@@ -38,7 +38,7 @@ try {
 const database = connectDatabase(config.database, { poolSize: 2 });
 try {
   await database.migrate();
-  process.stdout.write(report(await seedDemoSchool(database.db), config.BASE_URL));
+  process.stdout.write(report(await seedDemoSchool(database.db, { config }), config.BASE_URL));
 } catch (error) {
   process.exitCode = 1;
   if (error instanceof DemoRefused) process.stderr.write(`lyceum demo: ${error.message}\n`);
