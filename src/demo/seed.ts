@@ -1,8 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import type { QuizInput } from '../areas/curriculum/quiz.ts';
-import type { FormField } from '../areas/forms/schema.ts';
+import type { Static, TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import { AppearanceUpdate } from '../areas/appearance/schema.ts';
+import { CouponCreate } from '../areas/coupons/schema.ts';
+import { CourseCreate } from '../areas/courses/schema.ts';
+import { type QuizInput, QuizSubmission } from '../areas/curriculum/quiz.ts';
+import { LessonCreate, SectionCreate } from '../areas/curriculum/schema.ts';
+import { EventCreate } from '../areas/events/schema.ts';
+import { FormCreate, type FormField } from '../areas/forms/schema.ts';
+import { LecturerCreate } from '../areas/lecturers/schema.ts';
+import { PlanCreate, PriceCreate } from '../areas/membership-plans/schema.ts';
+import { PageCreate } from '../areas/pages/schema.ts';
+import { PostCreate, PostSchedule } from '../areas/posts/schema.ts';
+import { SchoolUpdate } from '../areas/school/schema.ts';
 import { schoolStore } from '../areas/school/store.ts';
 import { slugify } from '../areas/slugs.ts';
+import { StaffInvite } from '../areas/staff/schema.ts';
+import { EnrollmentCreate } from '../areas/students/schema.ts';
 import { type Config, loadConfig } from '../config.ts';
 import type { Db, Executor } from '../db/tables.ts';
 import type { Principal } from '../http/principal.ts';
@@ -65,6 +79,17 @@ function minorUnits(currency: string): number {
   return 10 ** (digits ?? 2);
 }
 
+/**
+ * The demo's input to a service, checked first against the schema its API operation validates the request body with:
+ * what the API would refuse with 400 stops the demo too.
+ */
+function valid<T extends TSchema>(schema: T, input: Static<T>): Static<T> {
+  for (const error of Value.Errors(schema, input)) {
+    throw new Error(`demo content: ${error.instancePath || 'the input'} ${error.message}`);
+  }
+  return input;
+}
+
 /** Someone signed in, as the services know a caller (the demo acts as each of its people in turn). */
 const signedIn = (userId: string, role: Role): Principal => ({
   kind: 'user',
@@ -108,7 +133,10 @@ export async function seedDemoSchool(db: Db, options: { clock?: Clock; config?: 
     if (!school) throw new Error('demo: the school was not made');
     const staffId = await signUp(seeding, 150, people.staff);
     clock.set(now - 150 * DAY_MS + HOUR_MS);
-    await seeding.s.staff.invite(signedIn(owner.id, 'owner'), { email: people.staff.email, name: people.staff.name });
+    await seeding.s.staff.invite(
+      signedIn(owner.id, 'owner'),
+      valid(StaffInvite, { email: people.staff.email, name: people.staff.name }),
+    );
     const studentId = await signUp(seeding, 40, people.student);
     const lecturerIds = await createLecturers(seeding, staffId);
     const courses = new Map<string, DemoCourseIds>();
@@ -200,7 +228,7 @@ async function ensureSchoolAndOwner(
     owner_email: account.email,
     owner_password: account.password,
   });
-  await s.school.update({ description: DEMO_SCHOOL.description });
+  await s.school.update(valid(SchoolUpdate, { description: DEMO_SCHOOL.description }));
   return { id: ownerId, created: true };
 }
 
@@ -221,15 +249,17 @@ async function createLecturers({ s, clock, now }: Seeding, staffId: string) {
   for (const [index, lecturer] of DEMO_LECTURERS.entries()) {
     clock.set(now - (150 - index) * DAY_MS + 2 * HOUR_MS);
     const isStaff = 'isStaff' in lecturer && lecturer.isStaff;
-    const created = await s.lecturers.create({
-      name: lecturer.name,
-      title: lecturer.title,
-      bio: lecturer.bio,
-      email: isStaff
-        ? `${DEMO_PEOPLE.staff.local}@${DEMO_SCHOOL.emailDomain}`
-        : `${slugify(lecturer.name.replace(/^Dr\. /, '')).split('-')[0]}@${DEMO_SCHOOL.emailDomain}`,
-      user_id: isStaff ? staffId : null,
-    });
+    const created = await s.lecturers.create(
+      valid(LecturerCreate, {
+        name: lecturer.name,
+        title: lecturer.title,
+        bio: lecturer.bio,
+        email: isStaff
+          ? `${DEMO_PEOPLE.staff.local}@${DEMO_SCHOOL.emailDomain}`
+          : `${slugify(lecturer.name.replace(/^Dr\. /, '')).split('-')[0]}@${DEMO_SCHOOL.emailDomain}`,
+        user_id: isStaff ? staffId : null,
+      }),
+    );
     ids.push(created.id);
   }
   return ids;
@@ -304,33 +334,41 @@ async function createCourse(
   // Spread over the last four months, so the catalog has a history; published a day after being created.
   const createdMs = now - (130 - index * 10) * DAY_MS;
   clock.set(createdMs);
-  const { id } = await s.courses.create({
-    title: course.title,
-    subtitle: course.subtitle,
-    description: course.description,
-    lecturer_ids: course.lecturers.map((i) => lecturerIds[i] as string),
-    price: course.price === null ? null : { amount: course.price * minorUnits(currency), currency },
-  });
+  const { id } = await s.courses.create(
+    valid(CourseCreate, {
+      title: course.title,
+      subtitle: course.subtitle,
+      description: course.description,
+      lecturer_ids: course.lecturers.map((i) => lecturerIds[i] as string),
+      price: course.price === null ? null : { amount: course.price * minorUnits(currency), currency },
+    }),
+  );
   const sectionIds: string[] = [];
   const lessons: DemoCourseIds['lessons'] = [];
   for (const section of course.sections) {
-    const made = await s.curriculum.createSection(id, {
-      title: section.title,
-      drip: section.dripDays ? { type: 'days_after_enrollment', days: section.dripDays } : { type: 'none' },
-    });
+    const made = await s.curriculum.createSection(
+      id,
+      valid(SectionCreate, {
+        title: section.title,
+        drip: section.dripDays ? { type: 'days_after_enrollment', days: section.dripDays } : { type: 'none' },
+      }),
+    );
     sectionIds.push(made.id);
     for (const lesson of section.lessons) {
       const [title, type, minutes, preview] = lesson;
       const url = assetUrl(course, lesson);
-      const created = await s.curriculum.createLesson(made.id, {
-        title,
-        type,
-        body: lessonBody(course, lesson),
-        ...(url ? { asset_url: url } : {}),
-        ...(minutes === undefined ? {} : { duration_s: minutes * 60 }),
-        is_preview: Boolean(preview),
-        ...(type === 'quiz' ? { quiz: demoQuiz(course) } : {}),
-      });
+      const created = await s.curriculum.createLesson(
+        made.id,
+        valid(LessonCreate, {
+          title,
+          type,
+          body: lessonBody(course, lesson),
+          ...(url ? { asset_url: url } : {}),
+          ...(minutes === undefined ? {} : { duration_s: minutes * 60 }),
+          is_preview: Boolean(preview),
+          ...(type === 'quiz' ? { quiz: demoQuiz(course) } : {}),
+        }),
+      );
       lessons.push({ id: created.id, type, dripDays: section.dripDays ?? 0 });
     }
   }
@@ -358,14 +396,15 @@ async function enrollStudent({ s, clock, now }: Seeding, studentId: string, cour
     if (!course) throw new Error(`demo content: no course "${title}" to enroll in`);
     const enrolledMs = now - (35 - index * 10) * DAY_MS;
     clock.set(enrolledMs);
-    await s.students.enroll(studentId, { course_id: course.id, source: 'manual' });
+    await s.students.enroll(studentId, valid(EnrollmentCreate, { course_id: course.id, source: 'manual' }));
     const done = Math.round((share * course.lessons.length) / 100);
     let at = enrolledMs;
     for (const lesson of course.lessons.slice(0, done)) {
       at = Math.max(at, enrolledMs + lesson.dripDays * DAY_MS) + HOUR_MS;
       if (at > now) throw new Error(`demo content: "${title}" cannot be this far along yet`);
       clock.set(at);
-      if (lesson.type === 'quiz') await s.students.submitMyQuiz(student, lesson.id, { answers: QUIZ_ANSWERS });
+      if (lesson.type === 'quiz')
+        await s.students.submitMyQuiz(student, lesson.id, valid(QuizSubmission, { answers: QUIZ_ANSWERS }));
       else await s.students.completeLesson(studentId, lesson.id);
     }
   }
@@ -377,18 +416,23 @@ async function enrollStudent({ s, clock, now }: Seeding, studentId: string, cour
  */
 async function createPlanAndCoupon({ s, clock, now }: Seeding, currency: string) {
   clock.set(now);
-  const plan = await s.membershipPlans.create({
-    name: 'All-access membership',
-    slug: 'all-access',
-    description: 'Every published course of the school, for as long as you stay a member.',
-    benefits: ['Every published course', 'New courses as they come out', 'Cancel at any time'],
-    visibility: 'public',
-    // Its promise is a rule, not a list: a course published later is in it too.
-    includes_all_courses: true,
-  });
-  await s.membershipPlans.createPrice(plan.id, { amount: 1900, currency, interval: 'month', trial_days: 14 });
-  await s.membershipPlans.createPrice(plan.id, { amount: 19000, currency, interval: 'year', trial_days: 0 });
-  await s.coupons.create({ code: 'WELCOME10', percent_off: 10 });
+  const plan = await s.membershipPlans.create(
+    valid(PlanCreate, {
+      name: 'All-access membership',
+      slug: 'all-access',
+      description: 'Every published course of the school, for as long as you stay a member.',
+      benefits: ['Every published course', 'New courses as they come out', 'Cancel at any time'],
+      visibility: 'public',
+      // Its promise is a rule, not a list: a course published later is in it too.
+      includes_all_courses: true,
+    }),
+  );
+  for (const price of [
+    { amount: 1900, currency, interval: 'month' as const, trial_days: 14 },
+    { amount: 19000, currency, interval: 'year' as const, trial_days: 0 },
+  ])
+    await s.membershipPlans.createPrice(plan.id, valid(PriceCreate, price));
+  await s.coupons.create(valid(CouponCreate, { code: 'WELCOME10', percent_off: 10 }));
 }
 
 /**
@@ -431,18 +475,20 @@ async function createEvents({ s, clock, now }: Seeding, lecturerIds: string[], t
   ];
   clock.set(now);
   for (const [index, event] of events.entries()) {
-    await s.events.create({
-      title: event.title,
-      slug: event.slug,
-      description: event.description,
-      starts_at: new Date(event.starts).toISOString(),
-      ends_at: new Date(event.starts + event.minutes * 60_000).toISOString(),
-      timezone: timeZone,
-      ...event.where,
-      join_opens_minutes: 15,
-      lecturer_ids: [lecturerIds[index % lecturerIds.length] as string],
-      visibility: 'public',
-    });
+    await s.events.create(
+      valid(EventCreate, {
+        title: event.title,
+        slug: event.slug,
+        description: event.description,
+        starts_at: new Date(event.starts).toISOString(),
+        ends_at: new Date(event.starts + event.minutes * 60_000).toISOString(),
+        timezone: timeZone,
+        ...event.where,
+        join_opens_minutes: 15,
+        lecturer_ids: [lecturerIds[index % lecturerIds.length] as string],
+        visibility: 'public',
+      }),
+    );
   }
 }
 
@@ -450,25 +496,29 @@ async function createEvents({ s, clock, now }: Seeding, lecturerIds: string[], t
 async function createPages({ s, clock, now }: Seeding) {
   for (const [index, page] of DEMO_PAGES.entries()) {
     clock.set(now - (140 - index) * DAY_MS);
-    const created = await s.pages.create({
-      title: page.title,
-      slug: page.slug,
-      draft_body: page.body,
-      seo_title: `${page.title} · ${DEMO_SCHOOL.name}`,
-      seo_description: page.seo,
-    });
+    const created = await s.pages.create(
+      valid(PageCreate, {
+        title: page.title,
+        slug: page.slug,
+        draft_body: page.body,
+        seo_title: `${page.title} · ${DEMO_SCHOOL.name}`,
+        seo_description: page.seo,
+      }),
+    );
     await s.pages.publish(created.id);
     // A question form under the FAQ: what a school puts on its pages first. Notices go to the school's support e-mail.
     if (page.slug === 'faq') {
       clock.set(now);
-      await s.forms.create({
-        title: 'Ask us a question',
-        page_id: created.id,
-        fields: FAQ_FIELDS,
-        success_message: 'Thank you! We answer within two working days.',
-        notify_emails: [],
-        status: 'active',
-      });
+      await s.forms.create(
+        valid(FormCreate, {
+          title: 'Ask us a question',
+          page_id: created.id,
+          fields: FAQ_FIELDS,
+          success_message: 'Thank you! We answer within two working days.',
+          notify_emails: [],
+          status: 'active',
+        }),
+      );
     }
   }
 }
@@ -510,17 +560,19 @@ async function createPostsAndComments(
   for (const post of DEMO_POSTS) {
     const publishedMs = post.days === null ? null : now - post.days * DAY_MS;
     clock.set(Math.min(publishedMs ?? now, now) - DAY_MS);
-    const created = await s.posts.create({
-      title: post.title,
-      slug: post.slug,
-      body: post.body,
-      excerpt: post.excerpt,
-      tags: [...post.tags],
-      visibility: 'public',
-    });
+    const created = await s.posts.create(
+      valid(PostCreate, {
+        title: post.title,
+        slug: post.slug,
+        body: post.body,
+        excerpt: post.excerpt,
+        tags: [...post.tags],
+        visibility: 'public',
+      }),
+    );
     if (publishedMs === null) continue;
     if (publishedMs > now) {
-      await s.posts.schedule(created.id, { publish_at: new Date(publishedMs).toISOString() });
+      await s.posts.schedule(created.id, valid(PostSchedule, { publish_at: new Date(publishedMs).toISOString() }));
       continue;
     }
     clock.set(publishedMs);
@@ -564,10 +616,12 @@ async function createPostsAndComments(
 async function ensureAppearance(trx: Executor, { s, clock, now }: Seeding) {
   if (await trx.selectFrom('appearance').select('id').executeTakeFirst()) return;
   clock.set(now);
-  await s.appearance.update({
-    colors: { primary: '#0f766e', accent: '#b45309', background: '#ffffff', text: '#1f2937' },
-    fonts: { heading: 'Georgia', body: 'system-ui' },
-    navigation: [],
-    custom_css: '',
-  });
+  await s.appearance.update(
+    valid(AppearanceUpdate, {
+      colors: { primary: '#0f766e', accent: '#b45309', background: '#ffffff', text: '#1f2937' },
+      fonts: { heading: 'Georgia', body: 'system-ui' },
+      navigation: [],
+      custom_css: '',
+    }),
+  );
 }
