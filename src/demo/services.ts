@@ -53,7 +53,7 @@ import { mediaUrls } from '../storage/media-urls.ts';
 import type { Clock } from '../time/clock.ts';
 
 /** A clock the demo sets to the moment each step happened (a course made four months ago, a lesson done last week). */
-export type DemoClock = Clock & { set(ms: number): void; ms(): number };
+export type DemoClock = Clock & { set(ms: number): void };
 
 export function demoClock(startMs: number): DemoClock {
   let at = startMs;
@@ -62,7 +62,6 @@ export function demoClock(startMs: number): DemoClock {
     set: (ms) => {
       at = ms;
     },
-    ms: () => at,
   };
 }
 
