@@ -209,6 +209,32 @@ for (const engine of engines) {
         assert.equal(enrollment.status, done.length === lessons.length ? 'completed' : 'active');
       }
       assert.ok(await db.selectFrom('appearance').select('id').executeTakeFirst(), 'the appearance is stored');
+      // Made through the services, the demo holds only what they would allow: each published lesson carries what
+      // publishing asks of its type, a completed course has its certificate, and the scheduled post its job.
+      const published = await db.selectFrom('lessons').selectAll().where('status', '=', 'published').execute();
+      const unready = published.filter((l) =>
+        l.type === 'text' ? !l.body.trim() : l.type === 'quiz' ? !l.quiz : l.type !== 'embed' && !l.asset_url,
+      );
+      assert.deepEqual(
+        unready.map((l) => `${l.type}: ${l.title}`),
+        [],
+        'published lessons have their content',
+      );
+      const completed = await db
+        .selectFrom('enrollments')
+        .select('course_id')
+        .where('status', '=', 'completed')
+        .execute();
+      const certificates = await db.selectFrom('certificates').select('course_id').execute();
+      assert.ok(completed.length >= 1, 'a course is completed');
+      assert.deepEqual(certificates.map((c) => c.course_id).sort(), completed.map((c) => c.course_id).sort());
+      const scheduled = await db.selectFrom('posts').select('scheduled_at').where('status', '=', 'scheduled').execute();
+      const due = await db.selectFrom('jobs').select('run_at').where('kind', '=', 'posts.publish_due').execute();
+      assert.deepEqual(
+        due.map((j) => j.run_at),
+        scheduled.map((p) => p.scheduled_at),
+        'the scheduled post will be published',
+      );
 
       const before = await snapshot(db);
       const second = await runDemo({ DATABASE_URL: databaseUrl, PORT: String(port) });

@@ -86,11 +86,26 @@ export function commentsService(
     /** A signed-in user's comment on a published post or a lesson they may see. */
     async create(
       principal: Principal,
-      input: { target_type: CommentsTable['target_type']; target_id: string; body: string },
+      input: {
+        target_type: CommentsTable['target_type'];
+        target_id: string;
+        body: string;
+        /** Answers this comment, which must be a visible one on the same target. */
+        parent_id?: string | null;
+      },
     ) {
       if (principal.kind !== 'user') throw errors.accessDenied('Sign in to comment.');
       if (!(await targetVisible(principal, input.target_type, input.target_id)))
         throw errors.notFound(input.target_type);
+      if (input.parent_id) {
+        const parent = await store.findById(db, input.parent_id);
+        if (
+          parent?.status !== 'visible' ||
+          parent.target_type !== input.target_type ||
+          parent.target_id !== input.target_id
+        )
+          throw errors.notFound('comment');
+      }
       const body = input.body.trim();
       if (!body || body.length > COMMENT_MAX_LENGTH) {
         throw errors.invalidRequest(`A comment needs 1 to ${COMMENT_MAX_LENGTH} characters.`, [
@@ -103,7 +118,7 @@ export function commentsService(
         target_type: input.target_type,
         target_id: input.target_id,
         user_id: principal.userId,
-        parent_id: null,
+        parent_id: input.parent_id ?? null,
         body,
         status: 'visible',
         created_at: at,
