@@ -147,7 +147,7 @@ module.exports = {
         'An area reaches another only through what that area publishes: its service (the type, from service.ts) and ' +
         'its schemas (the shapes of its API, schema.ts). Anything else it needs of another area (a rule, a query, a ' +
         'write in the same transaction) it declares as a port (orders/ports.ts, subscriptions/ports.ts) that the ' +
-        'composition root (areas/index.ts) fills from the owning area, so no area reads another one\'s store, ' +
+        "composition root (areas/index.ts) fills from the owning area, so no area reads another one's store, " +
         'helpers or tables.',
       from: { path: '^src/areas/([^/]+)/' },
       to: { path: '^src/areas/[^/]+/', pathNot: ['^src/areas/$1/', '^src/areas/[^/]+/(service|schema)[.]ts$'] },
@@ -156,7 +156,7 @@ module.exports = {
       name: 'other-areas-services-are-types',
       severity: 'error',
       comment:
-        'Of another area\'s service an area imports only the type: the service object itself comes from the ' +
+        "Of another area's service an area imports only the type: the service object itself comes from the " +
         'composition root, so areas are built in one place and none can start another.',
       from: { path: '^src/areas/([^/]+)/' },
       to: { path: '^src/areas/[^/]+/service[.]ts$', pathNot: '^src/areas/$1/', dependencyTypesNot: ['type-only'] },

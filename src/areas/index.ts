@@ -130,6 +130,7 @@ export function buildAreas(
     ...deps,
     store: subscriptionRows,
     orders: renewalLedger(ordersData),
+    members: { ensure: membersStore().insert },
     access,
     plans: membershipPlans,
     // The provider is made by the orders area (from the sink its reports go to), below; asked for when a change is made.
@@ -143,14 +144,29 @@ export function buildAreas(
     onStatusChange: membershipPlans.courseStatusChanged,
     storage,
   });
-  const curriculum = curriculumService({ ...deps, store: curriculumStore(), courses, storage });
+  // Comments point at posts and lessons by id: deleting either deletes its comments, in the same transaction.
+  const commentRows = commentsStore();
+  const commentsCleanup = { removeFor: commentRows.deleteFor };
+  const curriculum = curriculumService({
+    ...deps,
+    store: curriculumStore(),
+    courses,
+    storage,
+    comments: commentsCleanup,
+  });
   const lecturers = lecturersService({ ...deps, store: lecturersStore(), storage });
   const school = schoolService({ ...deps, store: schoolStore() });
   const appearance = appearanceService({ ...deps, store: appearanceStore(), storage });
   const pages = pagesService({ ...deps, store: pagesStore() });
   const forms = formsService({ ...deps, store: formsStore(), mail: deps.mail });
-  const posts = postsService({ ...deps, store: postsStore(), onChange: deps.onCatalogChange, memberships });
-  const comments = commentsService({ ...deps, store: commentsStore(), posts, curriculum });
+  const posts = postsService({
+    ...deps,
+    store: postsStore(),
+    onChange: deps.onCatalogChange,
+    memberships,
+    comments: commentsCleanup,
+  });
+  const comments = commentsService({ ...deps, store: commentRows, posts, curriculum });
   const certificates = certificatesService({ ...deps, store: certificatesStore() });
   const account = accountService({
     ...deps,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { addToRevenueRollup } from '../../src/areas/analytics/revenue-rollup.ts';
+import { membersStore } from '../../src/areas/members/store.ts';
 import { renewalLedger } from '../../src/areas/orders/ledger.ts';
 import { ordersStore } from '../../src/areas/orders/store.ts';
 import { membershipRule } from '../../src/areas/subscriptions/memberships.ts';
@@ -624,6 +625,7 @@ for (const engine of engines) {
           jobs: { ...server.services.jobs, handle: () => {} },
           store: subscriptionsStore(),
           writes: requestWrites(),
+          members: { ensure: membersStore().insert },
           orders: renewalLedger(ordersStore({ revenue: { add: addToRevenueRollup } })),
           access: { syncPlanAccess: async () => {} },
           plans: server.services.areas.membershipPlans,

@@ -49,6 +49,11 @@ export function commentsStore() {
           .execute()
       ).reverse(),
 
+    /** Deletes the comments on a target that is being deleted (they point at it by id, without a foreign key). */
+    deleteFor: async (ex: Executor, targetType: CommentsTable['target_type'], targetId: string) => {
+      await ex.deleteFrom('comments').where('target_type', '=', targetType).where('target_id', '=', targetId).execute();
+    },
+
     insert: async (ex: Executor, row: CommentsTable) => {
       await ex.insertInto('comments').values(row).execute();
     },

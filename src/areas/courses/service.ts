@@ -127,6 +127,12 @@ export function coursesService(
   }
 
   return {
+    /**
+     * Serialises every position change of one course's curriculum (the curriculum area takes it first in each such
+     * transaction): one lock per course, so two sections' lessons can be moved at once without deadlock.
+     */
+    lock: (trx: Executor, id: string) => store.lock(trx, id),
+
     async list(principal: Principal, query: CourseListQuery) {
       let q = store.baseQuery(db);
       if (query.status) q = q.where('status', '=', query.status);

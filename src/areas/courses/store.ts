@@ -102,6 +102,18 @@ export function coursesStore() {
     },
 
     /** Published courses of the given visibilities among `ids`. */
+    /**
+     * Takes the course row's write lock until the transaction ends, by a no-op update (PostgreSQL; SQLite already runs
+     * one writing transaction at a time).
+     */
+    lock: async (ex: Executor, id: string) => {
+      await ex
+        .updateTable('courses')
+        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+        .where('id', '=', id)
+        .execute();
+    },
+
     findByIds: (ex: Executor, ids: string[]) =>
       ids.length === 0 ? Promise.resolve([]) : ex.selectFrom('courses').selectAll().where('id', 'in', ids).execute(),
 

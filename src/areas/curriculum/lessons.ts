@@ -23,6 +23,8 @@ import type { CurriculumStore } from './store.ts';
 export function lessonRules(deps: {
   db: Db;
   clock: Clock;
+  /** The comments area: a deleted lesson's comments go with it, in its transaction. */
+  comments: { removeFor(trx: Executor, targetType: 'lesson', targetId: string): Promise<void> };
   writes: WriteContext;
   store: CurriculumStore;
   storage: Pick<StorageService, 'requireReady'>;
@@ -202,6 +204,7 @@ export function lessonRules(deps: {
             `This lesson is published; unpublish it first (POST /api/v1/lessons/${id}/unpublish), then delete it.`,
           );
         }
+        await deps.comments.removeFor(trx, 'lesson', id);
         await store.deleteLesson(trx, id);
         await store.shiftLessons(trx, row.section_id, Number(row.position) + 1, -1);
       }),

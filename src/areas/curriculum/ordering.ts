@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import type { Clock } from '../../time/clock.ts';
-import type { CurriculumStore } from './store.ts';
+import type { CoursesService } from '../courses/service.ts';
 
 /** Sections and lessons are listed whole (at most 100 per parent), in the list shape every area answers. */
 export const wholeList = <T>(data: T[]) => ({ data, has_more: false, next_cursor: null });
@@ -10,8 +10,12 @@ export const wholeList = <T>(data: T[]) => ({ data, has_more: false, next_cursor
  * Positions: dense (0..n-1) per course and per section, and every change of them runs in one transaction holding the
  * course's curriculum lock, so two writes of one course's order never interleave.
  */
-export function curriculumOrdering(deps: { db: Db; clock: Clock; store: CurriculumStore }) {
-  const { db, clock, store } = deps;
+export function curriculumOrdering(deps: {
+  db: Db;
+  clock: Clock;
+  courses: Pick<CoursesService, 'lock'>;
+}) {
+  const { db, clock } = deps;
   const now = () => clock.now().toISOString();
 
   /** The place to insert at among `count` items: the end when absent, else 0..count. */
@@ -28,7 +32,7 @@ export function curriculumOrdering(deps: { db: Db; clock: Clock; store: Curricul
   /** Runs `fn` in a transaction that holds the course's curriculum lock. */
   const inCourse = <T>(courseId: string, fn: (trx: Executor) => Promise<T>) =>
     db.transaction().execute(async (trx) => {
-      await store.lockCourse(trx, courseId);
+      await deps.courses.lock(trx, courseId);
       return fn(trx);
     });
 

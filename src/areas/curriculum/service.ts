@@ -1,3 +1,4 @@
+import type { Executor } from '../../db/tables.ts';
 import type { CoursesService } from '../courses/service.ts';
 import type { AreaDeps } from '../deps.ts';
 import type { StorageService } from '../storage/service.ts';
@@ -15,7 +16,13 @@ import type { CurriculumStore } from './store.ts';
  * previews, and to enrolled students once the section's drip has opened — otherwise the lesson comes `locked`.
  */
 export function curriculumService(
-  deps: AreaDeps & { store: CurriculumStore; courses: CoursesService; storage: StorageService },
+  deps: AreaDeps & {
+    store: CurriculumStore;
+    courses: CoursesService;
+    storage: StorageService;
+    /** The comments area: a deleted lesson's comments go with it, in its transaction. */
+    comments: { removeFor(trx: Executor, targetType: 'lesson', targetId: string): Promise<void> };
+  },
 ) {
   const access = curriculumAccess(deps);
   const ordering = curriculumOrdering(deps);

@@ -12,19 +12,6 @@ export function curriculumStore() {
         .where((eb) => eb.or([eb('id', '=', key), eb('slug', '=', key)]))
         .executeTakeFirst(),
 
-    /**
-     * Serialises every position change of one course's curriculum: a no-op update takes the course row's write lock
-     * on PostgreSQL until the transaction ends (SQLite already runs one writing transaction at a time). One lock per
-     * course, taken first, so two sections' lessons can be moved at once without deadlock.
-     */
-    lockCourse: async (ex: Executor, courseId: string) => {
-      await ex
-        .updateTable('courses')
-        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-        .where('id', '=', courseId)
-        .execute();
-    },
-
     /** The caller's enrollment that gives access (active or completed), if any. */
     accessEnrollment: (ex: Executor, courseId: string, userId: string) =>
       ex
@@ -131,9 +118,7 @@ export function curriculumStore() {
       await ex.updateTable('lessons').set(changes).where('id', '=', id).execute();
     },
 
-    /** Deletes a lesson and the comments on it (comments point at their target by id, without a foreign key). */
     deleteLesson: async (ex: Executor, id: string) => {
-      await ex.deleteFrom('comments').where('target_type', '=', 'lesson').where('target_id', '=', id).execute();
       await ex.deleteFrom('lessons').where('id', '=', id).execute();
     },
 

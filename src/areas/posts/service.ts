@@ -9,6 +9,10 @@ import { paginate } from '../pagination.ts';
 import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
 import type { MembershipRule } from '../subscriptions/service.ts';
+
+/** Deletes the comments on a target being deleted (they point at it by id, without a foreign key). */
+export type CommentsCleanup = { removeFor(trx: Executor, targetType: 'post', targetId: string): Promise<void> };
+
 import type { Post, PostCreate, PostListQuery, PostSchedule, PostUpdate } from './schema.ts';
 import { type PostReader, type PostsStore, readablePosts } from './store.ts';
 
@@ -46,6 +50,8 @@ export function postsService(
     onChange: () => void;
     /** Which plans a person holds now: "members" and "plans" posts follow real memberships. */
     memberships: Pick<MembershipRule, 'activePlanIds'>;
+    /** The comments area: a deleted post's comments go with it, in its transaction. */
+    comments: CommentsCleanup;
   },
 ) {
   const { db, clock, store, jobs } = deps;
@@ -182,7 +188,12 @@ export function postsService(
 
     /** The status condition is part of the DELETE, so a publish racing it either wins (409 here) or finds no post. */
     async delete(id: string) {
-      if (await db.transaction().execute((trx) => store.deleteUnpublished(trx, id))) return;
+      const deleted = await db.transaction().execute(async (trx) => {
+        if (!(await store.deleteUnpublished(trx, id))) return false;
+        await deps.comments.removeFor(trx, 'post', id);
+        return true;
+      });
+      if (deleted) return;
       if (!(await store.findById(db, id))) throw notFound();
       throw errors.conflict(
         `A published post cannot be deleted; unpublish it first (POST /api/v1/posts/${id}/unpublish).`,

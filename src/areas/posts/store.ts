@@ -71,8 +71,7 @@ export function postsStore() {
     },
 
     /**
-     * Deletes the post unless it is published (decided in the DELETE itself) and then the comments on it (comments
-     * point at their target by id, without a foreign key); returns whether the post went. Run it in a transaction.
+     * Deletes the post unless it is published (decided in the DELETE itself); returns whether the post went.
      */
     deleteUnpublished: async (ex: Executor, id: string) => {
       const result = await ex
@@ -80,9 +79,7 @@ export function postsStore() {
         .where('id', '=', id)
         .where('status', '<>', 'published')
         .executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) return false;
-      await ex.deleteFrom('comments').where('target_type', '=', 'post').where('target_id', '=', id).execute();
-      return true;
+      return Number(result.numDeletedRows) === 1;
     },
 
     /** Publishes every scheduled post whose time has come; returns how many. */

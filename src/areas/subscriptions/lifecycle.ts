@@ -6,7 +6,7 @@ import type { PaymentEvent, PaymentProvider, ProviderSubscriptionState } from '.
 import type { Clock } from '../../time/clock.ts';
 import type { PlanAccess } from './access.ts';
 import { nextPeriodEnd, periodEnd } from './periods.ts';
-import type { RenewalLedger } from './ports.ts';
+import type { MemberPort, RenewalLedger } from './ports.ts';
 import type { SubscriptionChanges, SubscriptionRow, SubscriptionsStore } from './store.ts';
 
 export const RENEW = 'subscriptions.renew';
@@ -43,6 +43,7 @@ export function subscriptionLifecycle(deps: {
   jobs: JobQueue;
   store: SubscriptionsStore;
   orders: RenewalLedger;
+  members: MemberPort;
   access: Pick<PlanAccess, 'syncPlanAccess'>;
   /** The configured payment provider, asked to end a Stripe subscription whose first order was refunded. */
   provider: () => Pick<PaymentProvider, 'changeSubscription' | 'name'> | undefined;
@@ -263,7 +264,7 @@ export function subscriptionLifecycle(deps: {
         row.billing_anchor = at;
       }
       await store.insert(trx, row);
-      await store.ensureMember(trx, {
+      await deps.members.ensure(trx, {
         user_id: input.userId,
         labels: '[]',
         newsletter_opt_in: 0,

@@ -1,4 +1,4 @@
-import type { CoursesTable, EnrollmentsTable, Executor } from '../../db/tables.ts';
+import type { CoursesTable, EnrollmentsTable, Executor, MembersTable } from '../../db/tables.ts';
 
 /**
  * What subscriptions need of the areas around them. Each is called inside the subscription's transaction, so a
@@ -47,3 +47,6 @@ export type EnrollmentPort = {
   /** Whether an enrollment opens its course at `now` (the students area's rule). */
   givesAccess(row: Pick<EnrollmentsTable, 'status' | 'expires_at'>, now: string): boolean;
 };
+
+/** The members area's profiles: a subscriber is a member, so starting a subscription makes one if there is none. */
+export type MemberPort = { ensure(trx: Executor, row: MembersTable): Promise<unknown> };

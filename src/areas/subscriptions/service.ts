@@ -7,7 +7,7 @@ import type { PlansService } from '../membership-plans/service.ts';
 import { paginate } from '../pagination.ts';
 import type { PlanAccess } from './access.ts';
 import { subscriptionLifecycle } from './lifecycle.ts';
-import type { RenewalLedger } from './ports.ts';
+import type { MemberPort, RenewalLedger } from './ports.ts';
 
 export type { PlanAccess } from './access.ts';
 export type { MembershipRule } from './memberships.ts';
@@ -61,6 +61,7 @@ export function subscriptionsService(
   deps: AreaDeps & {
     store: SubscriptionsStore;
     orders: RenewalLedger;
+    members: MemberPort;
     access: Pick<PlanAccess, 'syncPlanAccess'>;
     plans: Pick<PlansService, 'priceForSale'>;
     /** The configured payment provider (it runs `stripe` subscriptions); undefined when none is configured. */

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Executor, MembersTable, SubscriptionsTable } from '../../db/tables.ts';
+import type { Executor, SubscriptionsTable } from '../../db/tables.ts';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type SubscriptionChanges = Updateable<SubscriptionsTable>;
@@ -61,15 +61,6 @@ export function subscriptionsStore() {
 
     findPriceByProviderId: (ex: Executor, providerPriceId: string) =>
       ex.selectFrom('plan_prices').selectAll().where('provider_price_id', '=', providerPriceId).executeTakeFirst(),
-
-    /** Makes the person's member profile if they have none (a subscriber is a member). */
-    ensureMember: async (ex: Executor, row: MembersTable) => {
-      await ex
-        .insertInto('members')
-        .values(row)
-        .onConflict((oc) => oc.column('user_id').doNothing())
-        .execute();
-    },
 
     /** Whether `userId` has a subscription to `planId` that is not over (a paused one too: it resumes). */
     subscribesTo: async (ex: Executor, userId: string, planId: string) =>

@@ -1,0 +1,168 @@
+// Which area's code names which tables, checked by `npm run lint` (docs/architecture.md, "Tables have owners").
+// Every table has one owner: an area (src/areas/<name>/) or a floor below the areas. An area's code writes only its
+// own tables, and reads another's only where READS below lists it: each such read is a join that is still to move
+// behind the owner's service or a port, and the list may only shrink — a new one, or one that is gone but still
+// listed, fails the check.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const BELOW = 'a floor below the areas';
+
+/** The owner of each table of db/tables.ts. */
+const OWNERS: Record<string, string> = {
+  school: 'school',
+  appearance: 'appearance',
+  audit_log: 'audit',
+  assets: 'storage',
+  courses: 'courses',
+  sections: 'curriculum',
+  lessons: 'curriculum',
+  lecturers: 'lecturers',
+  enrollments: 'students',
+  lesson_progress: 'students',
+  quiz_attempts: 'students',
+  certificates: 'certificates',
+  comments: 'comments',
+  posts: 'posts',
+  pages: 'pages',
+  forms: 'forms',
+  form_submissions: 'forms',
+  events: 'events',
+  event_lecturers: 'events',
+  event_registrations: 'events',
+  calendar_feeds: 'events',
+  membership_plans: 'membership-plans',
+  plan_courses: 'membership-plans',
+  plan_prices: 'membership-plans',
+  plan_products: 'membership-plans',
+  products: 'digital-products',
+  product_files: 'digital-products',
+  product_grants: 'digital-products',
+  coupons: 'coupons',
+  coupon_redemptions: 'coupons',
+  orders: 'orders',
+  order_items: 'orders',
+  payments: 'orders',
+  refund_requests: 'orders',
+  counters: 'orders',
+  subscriptions: 'subscriptions',
+  members: 'members',
+  revenue_slots: 'analytics',
+  blocked_clients: 'security',
+  // The floors below: identity/ (people, sessions, their tokens), mail/, jobs/, http/, security/, oauth/ and payments/.
+  users: BELOW,
+  sessions: BELOW,
+  user_tokens: BELOW,
+  setup_tokens: BELOW,
+  sign_in_events: BELOW,
+  server_secrets: BELOW,
+  outbox: BELOW,
+  jobs: BELOW,
+  idempotency_keys: BELOW,
+  oauth_models: BELOW,
+  payment_events: BELOW,
+};
+
+/**
+ * The areas that manage people's own rows of the identity floor (the people they are about): a student, a staff
+ * member, a member and the account's owner are users, and ending their sessions is part of suspending them.
+ */
+const PEOPLE_WRITERS: Record<string, string[]> = {
+  users: ['account', 'staff', 'students', 'members'],
+  sessions: ['staff', 'students'],
+};
+
+/** Reads of another area's tables still to move behind its service or a port: `area/file: table`. */
+const READS = new Set([
+  'analytics/store.ts: courses',
+  'analytics/store.ts: enrollments',
+  'analytics/store.ts: event_registrations',
+  'analytics/store.ts: events',
+  'analytics/store.ts: lesson_progress',
+  'analytics/store.ts: order_items',
+  'analytics/store.ts: orders',
+  'analytics/store.ts: payments',
+  'analytics/store.ts: school',
+  'certificates/store.ts: courses',
+  'coupons/store.ts: orders',
+  'courses/store.ts: enrollments',
+  'courses/store.ts: lecturers',
+  'curriculum/store.ts: courses',
+  'curriculum/store.ts: enrollments',
+  'digital-products/store.ts: assets',
+  'digital-products/store.ts: order_items',
+  'digital-products/store.ts: plan_products',
+  'events/store.ts: school',
+  'forms/store.ts: pages',
+  'forms/store.ts: school',
+  'lecturers/store.ts: courses',
+  'members/store.ts: membership_plans',
+  'members/store.ts: subscriptions',
+  'membership-plans/included-courses.ts: courses',
+  'membership-plans/store.ts: courses',
+  'membership-plans/store.ts: members',
+  'membership-plans/store.ts: order_items',
+  'membership-plans/store.ts: products',
+  'membership-plans/store.ts: subscriptions',
+  'students/store.ts: courses',
+  'students/store.ts: lessons',
+  'students/store.ts: sections',
+  'subscriptions/memberships.ts: members',
+  'subscriptions/store.ts: enrollments',
+  'subscriptions/store.ts: members',
+  'subscriptions/store.ts: membership_plans',
+  'subscriptions/store.ts: plan_prices',
+]);
+
+const WRITES = new Set(['insertInto', 'updateTable', 'deleteFrom', 'mergeInto']);
+const NAMED =
+  /\b(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*'([a-z_]+)(?: as \w+)?'/g;
+
+export function tableProblems(root: string): string[] {
+  const problems: string[] = [];
+  const tables = readFileSync(join(root, 'src/db/tables.ts'), 'utf8');
+  const declared = [...(tables.split('export type Tables = {')[1] ?? '').matchAll(/^ {2}([a-z_]+):/gm)].map(
+    (m) => m[1],
+  );
+  for (const table of declared)
+    if (!(table && table in OWNERS)) problems.push(`table ${table} has no owner in scripts/lint-tables.ts`);
+  const seen = new Set<string>();
+  const areasDir = join(root, 'src/areas');
+  for (const area of readdirSync(areasDir, { withFileTypes: true })) {
+    if (!area.isDirectory()) continue;
+    for (const file of readdirSync(join(areasDir, area.name)).filter((f) => f.endsWith('.ts'))) {
+      const source = readFileSync(join(areasDir, area.name, file), 'utf8');
+      for (const [, method, table] of source.matchAll(NAMED)) {
+        if (!(method && table)) continue;
+        const owner = OWNERS[table];
+        const where = `src/areas/${area.name}/${file}`;
+        if (owner === undefined) problems.push(`${where}: names ${table}, which no area or floor owns`);
+        if (owner === area.name) continue;
+        if (WRITES.has(method)) {
+          if (!PEOPLE_WRITERS[table]?.includes(area.name))
+            problems.push(
+              `${where}: writes ${table} (${method}), which belongs to ${owner}; ask its owner through a port`,
+            );
+          continue;
+        }
+        if (owner === BELOW) continue;
+        const read = `${area.name}/${file}: ${table}`;
+        seen.add(read);
+        if (!READS.has(read))
+          problems.push(`${where}: reads ${table}, which belongs to ${owner}; ask its service or declare a port`);
+      }
+    }
+  }
+  for (const read of READS)
+    if (!seen.has(read)) problems.push(`scripts/lint-tables.ts lists "${read}", which is gone: take it off the list`);
+  return problems;
+}
+
+if (import.meta.main) {
+  const problems = tableProblems(process.cwd());
+  for (const problem of problems) console.error(`✘ ${problem}`);
+  if (problems.length) process.exit(1);
+  console.log(
+    `✔ every table named in src/areas/ is its area's, a floor's below, or a listed read (${READS.size} left)`,
+  );
+}
