@@ -4,6 +4,7 @@ import type { Areas } from '../areas/index.ts';
 import type { ConnectedApps } from '../areas/oauth-port.ts';
 import type { Config } from '../config.ts';
 import type { InternalCalls } from '../http/internal-calls.ts';
+import { installValidators } from '../http/validation.ts';
 import type { EmailVerificationService } from '../identity/email-verification.ts';
 import type { PasswordResetService } from '../identity/password-reset.ts';
 import type { SessionService } from '../identity/sessions.ts';
@@ -67,7 +68,10 @@ export async function registerPageSurface(
 ) {
   const { areas, site, render, write, browser, config, operations, callOperation } = deps;
   await app.register(async (pages: FastifyInstance) => {
+    // The API's validators: a form's unknown field or wrong type is refused, never dropped or coerced.
+    installValidators(pages);
     registerViewer(pages, { sessions: deps.sessions, cookie: deps.cookie });
+
     registerPublicSite(pages, { ...site, setup: deps.setup, render });
     registerSetupPage(pages, { setup: deps.setup, browser, render });
     registerSignInPages(pages, { signin: deps.signin, browser, render });

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { CertificatesService } from '../../areas/certificates/service.ts';
 import { errors } from '../../http/errors.ts';
@@ -11,9 +12,10 @@ type SchoolFacts = () => Promise<{ name: string; locale: string; timezone: strin
  * the link). Unknown codes are 404. Kept out of search engines: a certificate is shared on purpose, not listed.
  */
 export function registerCertificatePages(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   deps: { certificates: CertificatesService; school: SchoolFacts; baseUrl: string; render: PageRenderer },
 ) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get<{ Params: { file: string } }>('/certificates/:file', { config: { page: true } }, async (request, reply) => {
     const pdf = request.params.file.endsWith('.pdf');
     const code = pdf ? request.params.file.slice(0, -4) : request.params.file;

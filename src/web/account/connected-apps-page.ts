@@ -1,12 +1,16 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
 import type { ConnectedApps } from '../../areas/oauth-port.ts';
 import { ApiError } from '../../http/errors.ts';
 import { html } from '../../text/html.ts';
 import { csrfField } from '../shared/layout.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
+import { FormBody } from '../shared/page-schemas.ts';
 
 /** Connected apps: each client the signed-in user granted, with the scopes and when, and a button that revokes it. */
-export function registerAccountAppsPage(app: FastifyInstance, deps: { apps: ConnectedApps; render: PageRenderer }) {
+export function registerAccountAppsPage(fastify: FastifyInstance, deps: { apps: ConnectedApps; render: PageRenderer }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const config = { page: true };
 
   app.get('/account/apps', { config }, async (request, reply) => {
@@ -25,14 +29,17 @@ export function registerAccountAppsPage(app: FastifyInstance, deps: { apps: Conn
     return deps.render(request, reply, 'Connected apps', body);
   });
 
-  app.post<{ Body: { client_id?: string } }>(
+  app.post(
     '/account/apps/revoke',
-    { config, preHandler: app.csrfProtection },
+    {
+      config,
+      schema: { body: FormBody({ client_id: Type.String({ minLength: 1, maxLength: 256 }) }) },
+      preHandler: app.csrfProtection,
+    },
     async (request, reply) => {
       const viewer = request.viewer;
       if (!viewer) return reply.redirect('/signin?return_to=%2Faccount%2Fapps', 303);
-      const clientId = request.body?.client_id;
-      if (typeof clientId !== 'string' || !clientId) throw new ApiError('invalid_request', 'Choose an app to revoke.');
+      const clientId = request.body.client_id;
       if (!(await deps.apps.revoke(viewer.id, clientId)))
         throw new ApiError('not_found', 'That app is not connected to your account.');
       return reply.redirect('/account/apps', 303);

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Areas } from '../../areas/index.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -32,7 +33,8 @@ const notFound = (error: unknown) => error instanceof ApiError && error.code ===
  * sees the player of a course they are enrolled in (anything else sends them to the course page), staff see every
  * player and nothing is recorded for them. Every rule is the students and curriculum areas' own.
  */
-export function registerLearnPages(app: FastifyInstance, deps: { areas: LearnAreas; render: PageRenderer }) {
+export function registerLearnPages(fastify: FastifyInstance, deps: { areas: LearnAreas; render: PageRenderer }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { courses, curriculum, students, certificates } = deps.areas;
   const config = { page: true };
 

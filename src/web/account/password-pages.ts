@@ -1,12 +1,15 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import { ApiError } from '../../http/errors.ts';
 import type { PasswordResetService } from '../../identity/password-reset.ts';
 import { ForgotPasswordForm, ResetPasswordForm } from '../../identity/schema.ts';
 import { PASSWORD_MIN_LENGTH } from '../../security/passwords.ts';
 import { html } from '../../text/html.ts';
-import { parseForm } from '../shared/forms.ts';
+import { formProblems, typed } from '../shared/forms.ts';
 import { csrfField, errorSummary, type FieldProblem, field } from '../shared/layout.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
+import { PageQuery, Text } from '../shared/page-schemas.ts';
 import type { BrowserSessions } from '../shared/viewer.ts';
 
 const FORGOT = 'Forgot your password?';
@@ -43,10 +46,11 @@ const titleFor = (purpose: 'reset' | 'invite') =>
  * — also the page of an invitation's link, worded "Choose your password". Setting the password signs the person in.
  */
 export function registerPasswordPages(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   deps: { reset: PasswordResetService; browser: BrowserSessions; render: PageRenderer },
 ) {
   const { render, reset } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const config = { page: true };
 
   const linkRefused = (request: FastifyRequest, reply: FastifyReply, error: ApiError) =>
@@ -56,14 +60,19 @@ export function registerPasswordPages(
     render(request, reply, FORGOT, forgotForm(reply.generateCsrf(), request.viewer?.email ?? '')),
   );
 
-  app.post('/password/forgot', { config, preHandler: app.csrfProtection }, async (request, reply) => {
-    const parsed = parseForm<ForgotPasswordForm>(ForgotPasswordForm, request.body);
-    if (!parsed.ok) {
+  const forgotRoute = {
+    config,
+    schema: { body: ForgotPasswordForm },
+    attachValidation: true,
+    preHandler: app.csrfProtection,
+  };
+  app.post('/password/forgot', forgotRoute, async (request, reply) => {
+    if (formProblems(request)) {
       const message = 'Enter the e-mail address you sign in with.';
       return render(request, reply, FORGOT, forgotForm(reply.generateCsrf(), '', message), 400);
     }
     try {
-      await reset.request({ email: parsed.value.email, ip: request.ip });
+      await reset.request({ email: request.body.email, ip: request.ip });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       reply.headers(error.headers);
@@ -77,8 +86,9 @@ export function registerPasswordPages(
     );
   });
 
-  app.get<{ Querystring: { token?: string } }>('/password/reset', { config }, async (request, reply) => {
-    const token = String(request.query.token ?? '');
+  const querystring = PageQuery({ token: Type.Optional(Text(500)) });
+  app.get('/password/reset', { config, schema: { querystring } }, async (request, reply) => {
+    const token = request.query.token ?? '';
     try {
       const purpose = await reset.check(token);
       return render(request, reply, titleFor(purpose), resetForm(reply.generateCsrf(), token, purpose));
@@ -88,16 +98,23 @@ export function registerPasswordPages(
     }
   });
 
-  app.post('/password/reset', { config, preHandler: app.csrfProtection }, async (request, reply) => {
-    const parsed = parseForm<ResetPasswordForm>(ResetPasswordForm, request.body);
-    const token = String((request.body as { token?: unknown } | undefined)?.token ?? '');
+  const resetRoute = {
+    config,
+    schema: { body: ResetPasswordForm },
+    attachValidation: true,
+    preHandler: app.csrfProtection,
+  };
+  app.post('/password/reset', resetRoute, async (request, reply) => {
+    const token = typed(request.body, 'token') ?? '';
     try {
-      if (!parsed.ok) {
+      const problems = formProblems(request);
+      if (problems) {
         const purpose = await reset.check(token);
-        const form = resetForm(reply.generateCsrf(), token, purpose, parsed.problems);
+        const form = resetForm(reply.generateCsrf(), token, purpose, problems);
         return render(request, reply, titleFor(purpose), form, 400);
       }
-      const { userId } = await reset.complete({ token: parsed.value.token, password: parsed.value.password });
+      const { userId } = await reset.complete({ token: request.body.token, password: request.body.password });
+
       await deps.browser.start(request, reply, userId);
       return reply.redirect('/', 303);
     } catch (error) {

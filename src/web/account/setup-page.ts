@@ -1,12 +1,15 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
 import { ApiError } from '../../http/errors.ts';
 import { SetupForm } from '../../identity/schema.ts';
 import type { SetupService } from '../../identity/setup.ts';
 import { PASSWORD_MIN_LENGTH } from '../../security/passwords.ts';
 import { html } from '../../text/html.ts';
-import { fieldLabel, parseForm } from '../shared/forms.ts';
+import { fieldLabel, formProblems, typed } from '../shared/forms.ts';
 import { csrfField, errorSummary, type FieldProblem, field } from '../shared/layout.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
+import { PageQuery, Text } from '../shared/page-schemas.ts';
 import type { BrowserSessions } from '../shared/viewer.ts';
 
 type Values = Partial<Record<keyof SetupForm, string>>;
@@ -31,34 +34,39 @@ ${field({ name: 'owner_password', label: 'Password', type: 'password', autocompl
 }
 
 export function registerSetupPage(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   deps: { setup: SetupService; browser: BrowserSessions; render: PageRenderer },
 ) {
   const { setup, render } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const config = { page: true };
+  const querystring = PageQuery({ token: Type.Optional(Text(500)) });
 
-  app.get<{ Querystring: { token?: string } }>('/setup', { config }, async (request, reply) => {
-    await setup.checkToken(String(request.query.token ?? ''));
+  app.get('/setup', { config, schema: { querystring } }, async (request, reply) => {
+    await setup.checkToken(request.query.token ?? '');
     const csrf = reply.generateCsrf();
     return render(request, reply, 'Set up your school', setupForm(csrf, { token: request.query.token }));
   });
 
-  app.post('/setup', { config, preHandler: app.csrfProtection }, async (request, reply) => {
-    const parsed = parseForm<SetupForm>(SetupForm, request.body);
-    const body = (request.body ?? {}) as Values;
-    const { owner_password: _, ...keep } = body;
-    if (!parsed.ok) {
-      await setup.checkToken(String(body.token ?? ''));
+  const setupRoute = { config, schema: { body: SetupForm }, attachValidation: true, preHandler: app.csrfProtection };
+  app.post('/setup', setupRoute, async (request, reply) => {
+    const keep: Values = {};
+    for (const name of Object.keys(SetupForm.properties) as (keyof SetupForm)[])
+      if (name !== 'owner_password') keep[name] = typed(request.body, name);
+    const problems = formProblems(request);
+    if (problems) {
+      await setup.checkToken(keep.token ?? '');
       return render(
         request,
         reply,
         'Set up your school',
-        setupForm(reply.generateCsrf(), keep, undefined, parsed.problems),
+        setupForm(reply.generateCsrf(), keep, undefined, problems),
         400,
       );
     }
     try {
-      const { ownerId } = await setup.complete(parsed.value);
+      const { ownerId } = await setup.complete(request.body);
+
       await deps.browser.start(request, reply, ownerId);
       return reply.redirect('/', 303);
     } catch (error) {

@@ -1,11 +1,14 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
 import { ApiError } from '../../http/errors.ts';
-import { SignInForm, SignOutForm } from '../../identity/schema.ts';
+import { SignInForm } from '../../identity/schema.ts';
 import type { SignInService } from '../../identity/signin.ts';
 import { html } from '../../text/html.ts';
-import { parseForm, safeReturnTo } from '../shared/forms.ts';
+import { formProblems, safeReturnTo } from '../shared/forms.ts';
 import { csrfField, errorSummary, field } from '../shared/layout.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
+import { ButtonBody, PageQuery, Text } from '../shared/page-schemas.ts';
 import type { BrowserSessions } from '../shared/viewer.ts';
 
 /** The sign-in form; after signing in, the browser goes to `returnTo` (a path on this site). */
@@ -23,13 +26,15 @@ ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: '
 }
 
 export function registerSignInPages(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   deps: { signin: SignInService; browser: BrowserSessions; render: PageRenderer },
 ) {
   const { render } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const config = { page: true };
+  const querystring = PageQuery({ return_to: Type.Optional(Text()), reauth: Type.Optional(Text(10)) });
 
-  app.get<{ Querystring: { return_to?: string; reauth?: string } }>('/signin', { config }, async (request, reply) => {
+  app.get('/signin', { config, schema: { querystring } }, async (request, reply) => {
     const returnTo = safeReturnTo(request.query.return_to);
     // reauth=1: an app asked for a fresh sign-in (prompt=login or max_age), so the password is asked even when signed in.
     const reauth = request.query.reauth === '1';
@@ -43,9 +48,9 @@ export function registerSignInPages(
     );
   });
 
-  app.post('/signin', { config, preHandler: app.csrfProtection }, async (request, reply) => {
-    const parsed = parseForm<SignInForm>(SignInForm, request.body);
-    if (!parsed.ok) {
+  const signInRoute = { config, schema: { body: SignInForm }, attachValidation: true, preHandler: app.csrfProtection };
+  app.post('/signin', signInRoute, async (request, reply) => {
+    if (formProblems(request)) {
       return render(
         request,
         reply,
@@ -54,11 +59,12 @@ export function registerSignInPages(
         400,
       );
     }
-    const returnTo = safeReturnTo(parsed.value.return_to);
+    const form = request.body;
+    const returnTo = safeReturnTo(form.return_to);
     try {
       const user = await deps.signin.signIn({
-        email: parsed.value.email,
-        password: parsed.value.password,
+        email: form.email,
+        password: form.password,
         ip: request.ip,
         userAgent: request.headers['user-agent'],
       });
@@ -71,7 +77,7 @@ export function registerSignInPages(
         request,
         reply,
         'Sign in',
-        signInForm(reply.generateCsrf(), returnTo, parsed.value.email, error.message),
+        signInForm(reply.generateCsrf(), returnTo, form.email, error.message),
         error.status === 403 ? 401 : error.status,
       );
     }
@@ -87,10 +93,12 @@ export function registerSignInPages(
     );
   });
 
-  app.post('/signout', { config, preHandler: app.csrfProtection }, async (request, reply) => {
-    const parsed = parseForm(SignOutForm, request.body);
-    if (!parsed.ok) throw new ApiError('invalid_request', 'Unexpected fields in the sign-out form.');
-    await deps.browser.end(request, reply);
-    return reply.redirect('/signin', 303);
-  });
+  app.post(
+    '/signout',
+    { config, schema: { body: ButtonBody }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      await deps.browser.end(request, reply);
+      return reply.redirect('/signin', 303);
+    },
+  );
 }

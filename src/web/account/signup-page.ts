@@ -1,12 +1,15 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
 import { ApiError } from '../../http/errors.ts';
 import { SignUpForm } from '../../identity/schema.ts';
 import type { SignInService } from '../../identity/signin.ts';
 import { PASSWORD_MIN_LENGTH } from '../../security/passwords.ts';
 import { html } from '../../text/html.ts';
-import { parseForm, safeReturnTo } from '../shared/forms.ts';
+import { formProblems, safeReturnTo, typed } from '../shared/forms.ts';
 import { csrfField, errorSummary, type FieldProblem, field } from '../shared/layout.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
+import { PageQuery, Text } from '../shared/page-schemas.ts';
 import type { BrowserSessions } from '../shared/viewer.ts';
 
 function signUpForm(
@@ -31,13 +34,15 @@ ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: '
 const closed = html`<p>This school does not accept new accounts right now. <a href="/signin">Sign in</a> if you already have one.</p>`;
 
 export function registerSignUpPage(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   deps: { signin: SignInService; browser: BrowserSessions; render: PageRenderer },
 ) {
   const { render } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const config = { page: true };
+  const querystring = PageQuery({ return_to: Type.Optional(Text()) });
 
-  app.get<{ Querystring: { return_to?: string } }>('/signup', { config }, async (request, reply) => {
+  app.get('/signup', { config, schema: { querystring } }, async (request, reply) => {
     if (!(await deps.signin.signupEnabled())) return render(request, reply, 'Create account', closed, 403);
     return render(
       request,
@@ -47,22 +52,24 @@ export function registerSignUpPage(
     );
   });
 
-  app.post('/signup', { config, preHandler: app.csrfProtection }, async (request, reply) => {
+  const signUpRoute = { config, schema: { body: SignUpForm }, attachValidation: true, preHandler: app.csrfProtection };
+  app.post('/signup', signUpRoute, async (request, reply) => {
     if (!(await deps.signin.signupEnabled())) return render(request, reply, 'Create account', closed, 403);
-    const body = (request.body ?? {}) as { name?: string; email?: string; return_to?: string };
-    const returnTo = safeReturnTo(body.return_to);
-    const parsed = parseForm<SignUpForm>(SignUpForm, request.body);
-    if (!parsed.ok) {
+    const body = { name: typed(request.body, 'name'), email: typed(request.body, 'email') };
+    const returnTo = safeReturnTo(typed(request.body, 'return_to'));
+    const problems = formProblems(request);
+    if (problems) {
       return render(
         request,
         reply,
         'Create account',
-        signUpForm(reply.generateCsrf(), returnTo, body, undefined, parsed.problems),
+        signUpForm(reply.generateCsrf(), returnTo, body, undefined, problems),
         400,
       );
     }
     try {
-      const user = await deps.signin.signUp({ ...parsed.value, ip: request.ip });
+      const user = await deps.signin.signUp({ ...request.body, ip: request.ip });
+
       await deps.browser.start(request, reply, user.id);
       return reply.redirect(returnTo, 303);
     } catch (error) {

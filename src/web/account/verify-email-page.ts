@@ -1,11 +1,12 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import { ApiError } from '../../http/errors.ts';
 import type { EmailVerificationService } from '../../identity/email-verification.ts';
-import { ButtonForm } from '../../identity/schema.ts';
 import { html } from '../../text/html.ts';
-import { parseForm } from '../shared/forms.ts';
 import { csrfField } from '../shared/layout.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
+import { ButtonBody, PageQuery, Text } from '../shared/page-schemas.ts';
 
 const TITLE = 'Confirm your e-mail address';
 
@@ -13,10 +14,11 @@ const TITLE = 'Confirm your e-mail address';
  * The page a verification link opens, and (signed in) the address's state with a button that mails a new link.
  */
 export function registerVerifyEmailPage(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   deps: { verification: EmailVerificationService; render: PageRenderer },
 ) {
   const { render, verification } = deps;
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const config = { page: true };
 
   const resendForm = (reply: FastifyReply) =>
@@ -32,10 +34,11 @@ export function registerVerifyEmailPage(
     return render(request, reply, TITLE, body, code);
   };
 
-  app.get<{ Querystring: { token?: string } }>('/verify-email', { config }, async (request, reply) => {
+  const querystring = PageQuery({ token: Type.Optional(Text(500)) });
+  app.get('/verify-email', { config, schema: { querystring } }, async (request, reply) => {
     if (request.query.token === undefined) return status(request, reply);
     try {
-      await verification.verify(String(request.query.token));
+      await verification.verify(request.query.token);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (request.viewer && request.viewer.email_verified !== 1) return status(request, reply, error.message, 404);
@@ -49,23 +52,25 @@ export function registerVerifyEmailPage(
     );
   });
 
-  app.post('/verify-email', { config, preHandler: app.csrfProtection }, async (request, reply) => {
-    if (!parseForm(ButtonForm, request.body).ok)
-      throw new ApiError('invalid_request', 'Unexpected fields in the form.');
-    const viewer = request.viewer;
-    if (!viewer) return reply.redirect('/signin?return_to=%2Fverify-email', 303);
-    try {
-      await verification.resend(viewer.id);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      reply.headers(error.headers);
-      return status(request, reply, error.message, error.status);
-    }
-    return render(
-      request,
-      reply,
-      TITLE,
-      html`<p role="status">We sent a new link to ${viewer.email}. It works for 7 days.</p>`,
-    );
-  });
+  app.post(
+    '/verify-email',
+    { config, schema: { body: ButtonBody }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const viewer = request.viewer;
+      if (!viewer) return reply.redirect('/signin?return_to=%2Fverify-email', 303);
+      try {
+        await verification.resend(viewer.id);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        reply.headers(error.headers);
+        return status(request, reply, error.message, error.status);
+      }
+      return render(
+        request,
+        reply,
+        TITLE,
+        html`<p role="status">We sent a new link to ${viewer.email}. It works for 7 days.</p>`,
+      );
+    },
+  );
 }

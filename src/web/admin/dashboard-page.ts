@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import {
   addDays,
@@ -63,9 +64,10 @@ function intervalFor(range: DashboardRange, asked: Interval, today: string): Int
  * read as the signed-in person.
  */
 export function registerDashboardPage(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   deps: { analytics: AnalyticsService; school: Areas['school']; write: PageWriter },
 ) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const script = ownAsset('dashboard.js', 'text/javascript; charset=utf-8');
   const style = ownAsset('dashboard.css', 'text/css; charset=utf-8');
   const chart = chartJs();

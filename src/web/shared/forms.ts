@@ -1,5 +1,4 @@
-import type { TSchema } from 'typebox';
-import { Value } from 'typebox/value';
+import type { FastifyRequest } from 'fastify';
 import type { FieldProblem } from './layout.ts';
 
 const LABELS: Record<string, string> = {
@@ -25,29 +24,36 @@ function explain(keyword: string, params: Record<string, unknown>): string {
   return 'is invalid';
 }
 
-/** Checks a posted form against its schema; unknown fields are problems too, never silently dropped. */
-export function parseForm<T>(
-  schema: TSchema,
-  body: unknown,
-): { ok: true; value: T } | { ok: false; problems: FieldProblem[] } {
-  const value = typeof body === 'object' && body !== null ? body : {};
-  if (Value.Check(schema, value)) return { ok: true, value: value as T };
+type ValidationItem = { instancePath?: string; keyword?: string; params?: Record<string, unknown> };
+
+/**
+ * The problems of a form its route's schema refused, worded for the person filling it in, or undefined when it passed.
+ * A form that shows its problems beside the fields declares `attachValidation: true` and asks this first; its body
+ * is typed by the schema only when this is undefined (read what was typed with `typed`).
+ */
+export function formProblems(request: FastifyRequest): FieldProblem[] | undefined {
+  const error = request.validationError as (Error & { validation?: ValidationItem[] }) | undefined;
+  if (!error) return undefined;
   const problems: FieldProblem[] = [];
-  for (const error of Value.Errors(schema, value)) {
-    if (error.keyword === 'boolean') continue;
-    const params = (error.params ?? {}) as Record<string, unknown>;
-    let name = error.instancePath.replace(/^\//, '');
-    if (error.keyword === 'required')
-      name = String((params.requiredProperties as string[] | undefined)?.[0] ?? params.missingProperty ?? name);
-    if (error.keyword === 'additionalProperties') {
-      const extra = (params.additionalProperties as string[] | undefined) ?? [String(params.additionalProperty)];
-      problems.push({ field: extra.join(', '), message: 'is not a field of this form' });
+  for (const item of error.validation ?? []) {
+    const params = item.params ?? {};
+    const name = (item.instancePath ?? '').replace(/^\//, '');
+    if (item.keyword === 'additionalProperties') {
+      problems.push({ field: String(params.additionalProperty), message: 'is not a field of this form' });
       continue;
     }
-    if (problems.some((p) => p.field === fieldLabel(name))) continue;
-    problems.push({ field: fieldLabel(name), message: explain(error.keyword, params) });
+    const field = fieldLabel(item.keyword === 'required' ? String(params.missingProperty ?? name) : name);
+    if (!problems.some((p) => p.field === field))
+      problems.push({ field, message: explain(item.keyword ?? '', params) });
   }
-  return { ok: false, problems };
+  if (problems.length === 0) problems.push({ field: 'form', message: 'is invalid' });
+  return problems;
+}
+
+/** What was typed into one field of a posted form, whether or not the form passed: to show it again. */
+export function typed(body: unknown, name: string): string | undefined {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** Only same-origin paths are followed after sign-in; anything else goes home. */

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Areas } from '../../areas/index.ts';
 import type { CheckoutItem, Order } from '../../areas/orders/schema.ts';
@@ -48,7 +49,7 @@ const heldHref = (item: { type: string; slug: string }) =>
  * area's own (the same service as `quoteCheckout` and `startCheckout`).
  */
 export function registerCheckoutPages(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   deps: {
     areas: Pick<Areas, 'orders' | 'school' | 'subscriptions' | 'membershipPlans'>;
     render: PageRenderer;
@@ -57,6 +58,7 @@ export function registerCheckoutPages(
     call: AdminCall;
   },
 ) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { orders, subscriptions, membershipPlans } = deps.areas;
   const config = { page: true };
 

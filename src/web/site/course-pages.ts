@@ -1,9 +1,12 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
 import { errors } from '../../http/errors.ts';
 import { isStaff } from '../../http/principal.ts';
 import { learnPath } from '../account/player-view.ts';
 import { coursePath } from '../shared/course-cards.ts';
 import { metaTags } from '../shared/meta.ts';
+import { Key, ListQuery, SlugParams, Text } from '../shared/page-schemas.ts';
 import { browse, one, type SiteDeps, schoolFacts, visibleLecturers, withQuery } from '../shared/site-deps.ts';
 import { summary } from '../shared/text.ts';
 import { viewerPrincipal } from '../shared/viewer.ts';
@@ -33,51 +36,65 @@ function filtersOf(query: Record<string, unknown>): CatalogFilters {
  * courses and preview lessons, enrolled students their private courses, staff everything (drafts are marked); the
  * catalog lists the published public courses only. Anything else is 404.
  */
-export function registerCoursePages(app: FastifyInstance, deps: SiteDeps) {
+export function registerCoursePages(fastify: FastifyInstance, deps: SiteDeps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { courses, curriculum, lecturers } = deps.areas;
   const config = { page: true, sharedPage: true };
 
-  app.get<{ Querystring: Record<string, unknown> }>('/courses', { config }, async (request, reply) => {
-    const principal = viewerPrincipal(request.viewer);
-    const filters = filtersOf(request.query);
-    const href = (cursor: { after?: string; before?: string }) => withQuery('/courses', { ...filters, ...cursor });
-    const [school, page, choices] = await Promise.all([
-      schoolFacts(deps.areas.school),
-      browse(
-        request.query,
-        CATALOG_PAGE_SIZE,
-        (cursor) =>
-          courses.list(principal, {
-            ...cursor,
-            status: 'published',
-            visibility: 'public',
-            ...(filters.q ? { q: filters.q } : {}),
-            ...(filters.lecturer ? { lecturer_id: filters.lecturer } : {}),
-            ...(filters.price ? { price: filters.price } : {}),
-          }),
-        href,
-      ),
-      lecturers.list(principal, { status: 'active', limit: LECTURER_CHOICES }),
-    ]);
-    const searched = filters.q || filters.lecturer || filters.price || request.query.after || request.query.before;
-    const body = catalogView({
-      courses: page.data,
-      filters,
-      lecturers: choices.data,
-      locale: school.locale,
-      previousHref: page.previousHref,
-      nextHref: page.nextHref,
-    });
-    const head = metaTags({
-      title: 'Courses',
-      description: `Every course of ${school.name}.`,
-      url: `${deps.baseUrl}/courses`,
-      siteName: school.name,
-      // One canonical catalog for search engines; its filtered and later pages are for people.
-      noindex: Boolean(searched),
-    });
-    return deps.pages.send(request, reply, 'Courses', body, { head });
-  });
+  app.get(
+    '/courses',
+    {
+      schema: {
+        querystring: ListQuery({
+          q: Type.Optional(Text()),
+          lecturer: Type.Optional(Text()),
+          price: Type.Optional(Text()),
+        }),
+      },
+      config,
+    },
+    async (request, reply) => {
+      const principal = viewerPrincipal(request.viewer);
+      const filters = filtersOf(request.query);
+      const href = (cursor: { after?: string; before?: string }) => withQuery('/courses', { ...filters, ...cursor });
+      const [school, page, choices] = await Promise.all([
+        schoolFacts(deps.areas.school),
+        browse(
+          request.query,
+          CATALOG_PAGE_SIZE,
+          (cursor) =>
+            courses.list(principal, {
+              ...cursor,
+              status: 'published',
+              visibility: 'public',
+              ...(filters.q ? { q: filters.q } : {}),
+              ...(filters.lecturer ? { lecturer_id: filters.lecturer } : {}),
+              ...(filters.price ? { price: filters.price } : {}),
+            }),
+          href,
+        ),
+        lecturers.list(principal, { status: 'active', limit: LECTURER_CHOICES }),
+      ]);
+      const searched = filters.q || filters.lecturer || filters.price || request.query.after || request.query.before;
+      const body = catalogView({
+        courses: page.data,
+        filters,
+        lecturers: choices.data,
+        locale: school.locale,
+        previousHref: page.previousHref,
+        nextHref: page.nextHref,
+      });
+      const head = metaTags({
+        title: 'Courses',
+        description: `Every course of ${school.name}.`,
+        url: `${deps.baseUrl}/courses`,
+        siteName: school.name,
+        // One canonical catalog for search engines; its filtered and later pages are for people.
+        noindex: Boolean(searched),
+      });
+      return deps.pages.send(request, reply, 'Courses', body, { head });
+    },
+  );
 
   /** For someone already in the course (enrolled, or staff): the way into its player; undefined for the rest. */
   async function learnerWay(
@@ -99,7 +116,7 @@ export function registerCoursePages(app: FastifyInstance, deps: SiteDeps) {
       ({ section, lessons }): OutlineSection => ({ id: section.id, title: section.title, lessons }),
     );
 
-  app.get<{ Params: { slug: string } }>('/courses/:slug', { config }, async (request, reply) => {
+  app.get('/courses/:slug', { schema: { params: SlugParams }, config }, async (request, reply) => {
     const principal = viewerPrincipal(request.viewer);
     const course = await courses.get(principal, request.params.slug);
     const [school, outline, people] = await Promise.all([
@@ -131,9 +148,9 @@ export function registerCoursePages(app: FastifyInstance, deps: SiteDeps) {
     return deps.pages.send(request, reply, course.title, courseView(data), { head });
   });
 
-  app.get<{ Params: { slug: string; lesson: string } }>(
+  app.get(
     '/courses/:slug/lessons/:lesson',
-    { config },
+    { schema: { params: Type.Object({ slug: Key, lesson: Key }) }, config },
     async (request, reply) => {
       const principal = viewerPrincipal(request.viewer);
       const course = await courses.get(principal, request.params.slug);

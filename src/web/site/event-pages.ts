@@ -1,4 +1,6 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import type { Event } from '../../areas/events/schema.ts';
 import { ApiError } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
@@ -7,6 +9,7 @@ import { coursePath } from '../shared/course-cards.ts';
 import { metaTags } from '../shared/meta.ts';
 import { ownAsset, serveAssets } from '../shared/own-assets.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
+import { ButtonBody, Key, ListQuery, PageQuery, SlugParams, Text } from '../shared/page-schemas.ts';
 import { formPage, signInGate } from '../shared/sign-in-gate.ts';
 import { one, type SiteDeps, schoolFacts, visibleLecturers, withQuery } from '../shared/site-deps.ts';
 import { summary } from '../shared/text.ts';
@@ -63,40 +66,45 @@ function actionFor(event: Event, request: FastifyRequest, reply: FastifyReply): 
  * (/calendar/<secret>.ics) and the page that shows and replaces its address (/account/calendar). Who sees what, who
  * may register, and when the join link shows are the events service's rules for the viewer; anything else is 404.
  */
-export function registerEventPages(app: FastifyInstance, deps: SiteDeps & { render: PageRenderer }) {
+export function registerEventPages(fastify: FastifyInstance, deps: SiteDeps & { render: PageRenderer }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { events } = deps.areas;
   const config = { page: true, sharedPage: true };
   const localTime = ownAsset('local-time.js', 'text/javascript; charset=utf-8');
   serveAssets(app, [localTime]);
   const withLocalTime = (body: SafeHtml) => html`${body}\n<script src="${localTime.href}" defer></script>`;
 
-  app.get<{ Querystring: Record<string, unknown> }>('/events', { config }, async (request, reply) => {
-    const principal = viewerPrincipal(request.viewer);
-    const past = one(request.query.when) === 'past';
-    const after = one(request.query.after);
-    const [school, page] = await Promise.all([
-      schoolFacts(deps.areas.school),
-      events.list(principal, {
-        when: past ? 'past' : 'upcoming',
-        limit: EVENTS_PAGE_SIZE,
-        ...(after ? { starting_after: after } : {}),
-      }),
-    ]);
-    const nextHref =
-      page.has_more && page.next_cursor
-        ? withQuery('/events', { when: past ? 'past' : undefined, after: page.next_cursor })
-        : null;
-    const title = past ? 'Past events' : 'Events';
-    const head = metaTags({
-      title,
-      description: past ? `Events ${school.name} has held.` : `Live sessions of ${school.name} you can register for.`,
-      url: `${deps.baseUrl}/events${past ? '?when=past' : ''}`,
-      siteName: school.name,
-      noindex: Boolean(after),
-    });
-    const body = eventListView({ events: page.data, locale: school.locale, nextHref, past });
-    return deps.pages.send(request, reply, title, withLocalTime(body), { head });
-  });
+  app.get(
+    '/events',
+    { schema: { querystring: ListQuery({ when: Type.Optional(Text(10)) }) }, config },
+    async (request, reply) => {
+      const principal = viewerPrincipal(request.viewer);
+      const past = one(request.query.when) === 'past';
+      const after = one(request.query.after);
+      const [school, page] = await Promise.all([
+        schoolFacts(deps.areas.school),
+        events.list(principal, {
+          when: past ? 'past' : 'upcoming',
+          limit: EVENTS_PAGE_SIZE,
+          ...(after ? { starting_after: after } : {}),
+        }),
+      ]);
+      const nextHref =
+        page.has_more && page.next_cursor
+          ? withQuery('/events', { when: past ? 'past' : undefined, after: page.next_cursor })
+          : null;
+      const title = past ? 'Past events' : 'Events';
+      const head = metaTags({
+        title,
+        description: past ? `Events ${school.name} has held.` : `Live sessions of ${school.name} you can register for.`,
+        url: `${deps.baseUrl}/events${past ? '?when=past' : ''}`,
+        siteName: school.name,
+        noindex: Boolean(after),
+      });
+      const body = eventListView({ events: page.data, locale: school.locale, nextHref, past });
+      return deps.pages.send(request, reply, title, withLocalTime(body), { head });
+    },
+  );
 
   async function showEvent(
     request: FastifyRequest,
@@ -133,7 +141,7 @@ export function registerEventPages(app: FastifyInstance, deps: SiteDeps & { rend
     return deps.pages.send(request, reply, event.title, body, { head });
   }
 
-  app.get<{ Params: { slug: string } }>('/events/:slug', { config }, async (request, reply) => {
+  app.get('/events/:slug', { schema: { params: SlugParams }, config }, async (request, reply) => {
     const { slug } = request.params;
     if (!ICS.test(slug)) return showEvent(request, reply, slug);
     const name = slug.replace(ICS, '');
@@ -149,9 +157,13 @@ export function registerEventPages(app: FastifyInstance, deps: SiteDeps & { rend
   const signedInConfig = { page: true };
 
   for (const action of ['register', 'unregister'] as const) {
-    app.post<{ Params: { slug: string } }>(
+    app.post(
       `/events/:slug/${action}`,
-      { config: signedInConfig, preHandler: [signInGate(formPage), app.csrfProtection] },
+      {
+        schema: { params: SlugParams, body: ButtonBody },
+        config: signedInConfig,
+        preHandler: [signInGate(formPage), app.csrfProtection],
+      },
       async (request, reply) => {
         const principal = viewerPrincipal(request.viewer);
         let event: Event;
@@ -169,22 +181,30 @@ export function registerEventPages(app: FastifyInstance, deps: SiteDeps & { rend
     );
   }
 
-  app.get<{ Params: { file: string } }>('/calendar/:file', { config: { page: true } }, async (request, reply) => {
-    const secret = request.params.file.replace(ICS, '');
-    if (secret === request.params.file) return reply.callNotFound();
-    const calendar = await events.feedCalendar(secret);
-    // Calendar apps poll the feed; a secret address must not be kept by shared caches nor indexed.
-    return reply
-      .type(CALENDAR_TYPE)
-      .header('cache-control', 'private, no-cache')
-      .header('x-robots-tag', 'noindex')
-      .header('referrer-policy', 'no-referrer')
-      .send(calendar);
-  });
+  app.get(
+    '/calendar/:file',
+    { schema: { params: Type.Object({ file: Key }) }, config: { page: true } },
+    async (request, reply) => {
+      const secret = request.params.file.replace(ICS, '');
+      if (secret === request.params.file) return reply.callNotFound();
+      const calendar = await events.feedCalendar(secret);
+      // Calendar apps poll the feed; a secret address must not be kept by shared caches nor indexed.
+      return reply
+        .type(CALENDAR_TYPE)
+        .header('cache-control', 'private, no-cache')
+        .header('x-robots-tag', 'noindex')
+        .header('referrer-policy', 'no-referrer')
+        .send(calendar);
+    },
+  );
 
-  app.get<{ Querystring: Record<string, unknown> }>(
+  app.get(
     CALENDAR_FEED_PAGE,
-    { config: signedInConfig, preHandler: signedIn },
+    {
+      schema: { querystring: PageQuery({ reset: Type.Optional(Text(10)) }) },
+      config: signedInConfig,
+      preHandler: signedIn,
+    },
     async (request, reply) => {
       const feedUrl = await events.calendarFeedUrl(viewerPrincipal(request.viewer));
       const body = calendarFeedView({ feedUrl, csrf: reply.generateCsrf(), reset: one(request.query.reset) === '1' });
@@ -194,7 +214,7 @@ export function registerEventPages(app: FastifyInstance, deps: SiteDeps & { rend
 
   app.post(
     `${CALENDAR_FEED_PAGE}/reset`,
-    { config: signedInConfig, preHandler: [signInGate(formPage), app.csrfProtection] },
+    { schema: { body: ButtonBody }, config: signedInConfig, preHandler: [signInGate(formPage), app.csrfProtection] },
     async (request, reply) => {
       await events.resetCalendarFeed(viewerPrincipal(request.viewer));
       return reply.redirect(`${CALENDAR_FEED_PAGE}?reset=1`, 303);

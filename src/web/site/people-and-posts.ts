@@ -1,6 +1,8 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.ts';
 import { metaTags } from '../shared/meta.ts';
+import { IdParams, ListQuery } from '../shared/page-schemas.ts';
 import { browse, type SiteDeps, schoolFacts, withQuery } from '../shared/site-deps.ts';
 import { summary } from '../shared/text.ts';
 import { viewerPrincipal } from '../shared/viewer.ts';
@@ -15,11 +17,12 @@ const LECTURER_ID = /^lec_[0-9a-z]{26}$/;
  * school's pages are school-pages.ts). Each reads through its area's service with the viewer's principal: archived
  * lecturers and posts the viewer may not read are 404.
  */
-export function registerPeopleAndPostPages(app: FastifyInstance, deps: SiteDeps) {
+export function registerPeopleAndPostPages(fastify: FastifyInstance, deps: SiteDeps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { lecturers, courses, posts } = deps.areas;
   const config = { page: true, sharedPage: true };
 
-  app.get<{ Querystring: Record<string, unknown> }>('/lecturers', { config }, async (request, reply) => {
+  app.get('/lecturers', { schema: { querystring: ListQuery({}) }, config }, async (request, reply) => {
     const principal = viewerPrincipal(request.viewer);
     const [school, page] = await Promise.all([
       schoolFacts(deps.areas.school),
@@ -40,7 +43,7 @@ export function registerPeopleAndPostPages(app: FastifyInstance, deps: SiteDeps)
     return deps.pages.send(request, reply, 'Lecturers', lecturerListView({ lecturers: page.data, ...page }), { head });
   });
 
-  app.get<{ Params: { id: string } }>('/lecturers/:id', { config }, async (request, reply) => {
+  app.get('/lecturers/:id', { schema: { params: IdParams }, config }, async (request, reply) => {
     if (!LECTURER_ID.test(request.params.id)) throw errors.notFound('lecturer');
     const principal = viewerPrincipal(request.viewer);
     const lecturer = await lecturers.get(principal, request.params.id);
@@ -66,7 +69,7 @@ export function registerPeopleAndPostPages(app: FastifyInstance, deps: SiteDeps)
     return deps.pages.send(request, reply, lecturer.name, body, { head });
   });
 
-  app.get<{ Querystring: Record<string, unknown> }>('/posts', { config }, async (request, reply) => {
+  app.get('/posts', { schema: { querystring: ListQuery({}) }, config }, async (request, reply) => {
     const principal = viewerPrincipal(request.viewer);
     const [school, page] = await Promise.all([
       schoolFacts(deps.areas.school),

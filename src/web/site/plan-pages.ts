@@ -1,7 +1,9 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Plan } from '../../areas/membership-plans/schema.ts';
 import type { Principal } from '../../http/principal.ts';
 import { metaTags } from '../shared/meta.ts';
+import { ListQuery, SlugParams } from '../shared/page-schemas.ts';
 import { browse, type SiteDeps, schoolFacts, withQuery } from '../shared/site-deps.ts';
 import { summary } from '../shared/text.ts';
 import { viewerPrincipal } from '../shared/viewer.ts';
@@ -16,7 +18,8 @@ const PLANS_PAGE_SIZE = 24;
  * its button to the checkout (`/checkout/plan/<price id>`); a paid one is disabled while no payment provider is
  * configured.
  */
-export function registerPlanPages(app: FastifyInstance, deps: SiteDeps) {
+export function registerPlanPages(fastify: FastifyInstance, deps: SiteDeps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { membershipPlans, courses } = deps.areas;
   const config = { page: true, sharedPage: true };
 
@@ -30,7 +33,7 @@ export function registerPlanPages(app: FastifyInstance, deps: SiteDeps) {
     return plans.map((plan) => ({ plan, courses: plan.included_course_ids.flatMap((id) => byId.get(id) ?? []) }));
   }
 
-  app.get<{ Querystring: Record<string, unknown> }>('/plans', { config }, async (request, reply) => {
+  app.get('/plans', { schema: { querystring: ListQuery({}) }, config }, async (request, reply) => {
     const principal = viewerPrincipal(request.viewer);
     const [school, page] = await Promise.all([
       schoolFacts(deps.areas.school),
@@ -53,7 +56,7 @@ export function registerPlanPages(app: FastifyInstance, deps: SiteDeps) {
     return deps.pages.send(request, reply, 'Membership plans', body, { head });
   });
 
-  app.get<{ Params: { slug: string } }>('/plans/:slug', { config }, async (request, reply) => {
+  app.get('/plans/:slug', { schema: { params: SlugParams }, config }, async (request, reply) => {
     const principal = viewerPrincipal(request.viewer);
     const plan = await membershipPlans.get(principal, request.params.slug);
     const [school, [data]] = await Promise.all([schoolFacts(deps.areas.school), withCourses(principal, [plan])]);

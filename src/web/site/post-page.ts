@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { COMMENT_MAX_LENGTH, type Comment, CommentForm } from '../../areas/comments/schema.ts';
 import type { CommentsService } from '../../areas/comments/service.ts';
@@ -5,11 +6,12 @@ import type { Post } from '../../areas/posts/schema.ts';
 import type { PostsService } from '../../areas/posts/service.ts';
 import { ApiError } from '../../http/errors.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
-import { parseForm } from '../shared/forms.ts';
+import { formProblems, typed } from '../shared/forms.ts';
 import { csrfField, errorSummary, type FieldProblem } from '../shared/layout.ts';
 import { markdownHtml } from '../shared/markdown.ts';
 import { metaTags } from '../shared/meta.ts';
 import type { PageRenderer, SchoolName } from '../shared/page-context.ts';
+import { SlugParams } from '../shared/page-schemas.ts';
 import type { SharedPages } from '../shared/shared-pages.ts';
 import { day, paragraphs, summary } from '../shared/text.ts';
 import { viewerPrincipal as principalOf } from '../shared/viewer.ts';
@@ -42,7 +44,7 @@ ${csrfField(csrf)}
  * Drafts and scheduled posts are 404 here, for staff too: this is the public site, the API is the editor's view.
  */
 export function registerPostPages(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   deps: {
     posts: PostsService;
     comments: CommentsService;
@@ -52,6 +54,7 @@ export function registerPostPages(
     schoolName: SchoolName;
   },
 ) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const config = { page: true };
 
   async function renderPost(
@@ -87,34 +90,39 @@ ${respond}
     return deps.pages.send(request, reply, post.title, body, { head });
   }
 
-  app.get<{ Params: Params }>('/posts/:slug', { config: { ...config, sharedPage: true } }, async (request, reply) => {
+  const params = SlugParams;
+  app.get('/posts/:slug', { config: { ...config, sharedPage: true }, schema: { params } }, async (request, reply) => {
     const post = await deps.posts.getPublished(principalOf(request.viewer), request.params.slug);
     return renderPost(request, reply, post);
   });
 
-  const signedIn = async (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
+  const signedIn = async (request: Pick<FastifyRequest, 'viewer'> & { params: Params }, reply: FastifyReply) => {
     if (!request.viewer)
       return reply.redirect(`/signin?return_to=${encodeURIComponent(postPath(request.params.slug))}`, 303);
   };
 
-  app.post<{ Params: Params }>(
+  app.post(
     '/posts/:slug/comments',
-    { config, preHandler: [signedIn, app.csrfProtection] },
+    {
+      config,
+      schema: { params, body: CommentForm },
+      attachValidation: true,
+      preHandler: [signedIn, app.csrfProtection],
+    },
     async (request, reply) => {
       const principal = principalOf(request.viewer);
       const post = await deps.posts.getPublished(principal, request.params.slug);
-      const typed = (request.body as { body?: unknown } | undefined)?.body;
-      const value = typeof typed === 'string' ? typed : '';
-      const parsed = parseForm<CommentForm>(CommentForm, request.body);
-      if (!parsed.ok) {
-        const problems = parsed.problems.map((p) => (p.field === 'body' ? { ...p, field: 'Comment' } : p));
+      const value = typed(request.body, 'body') ?? '';
+      const refused = formProblems(request);
+      if (refused) {
+        const problems = refused.map((p) => (p.field === 'body' ? { ...p, field: 'Comment' } : p));
         return renderPost(request, reply, post, { value, problems }, 400);
       }
       try {
         const comment = await deps.comments.create(principal, {
           target_type: 'post',
           target_id: post.id,
-          body: parsed.value.body,
+          body: request.body.body,
         });
         deps.pages.forget();
         return reply.redirect(`${postPath(post.slug)}#comment-${comment.id}`, 303);

@@ -1,7 +1,9 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { isStaff } from '../../http/principal.ts';
 import { metaTags } from '../shared/meta.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
+import { ListQuery, SlugParams } from '../shared/page-schemas.ts';
 import { signInGate } from '../shared/sign-in-gate.ts';
 import { browse, type SiteDeps, schoolFacts, withQuery } from '../shared/site-deps.ts';
 import { summary } from '../shared/text.ts';
@@ -23,11 +25,12 @@ export const PRODUCTS_PAGE_SIZE = 12;
  * for someone who holds it, its files' download links — and "My downloads" (/downloads, signed in). Who sees and who
  * downloads what is the digital products service's one rule for the viewer; anything else is 404.
  */
-export function registerProductPages(app: FastifyInstance, deps: SiteDeps & { render: PageRenderer }) {
+export function registerProductPages(fastify: FastifyInstance, deps: SiteDeps & { render: PageRenderer }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const products = deps.areas.digitalProducts;
   const config = { page: true, sharedPage: true };
 
-  app.get<{ Querystring: Record<string, unknown> }>('/products', { config }, async (request, reply) => {
+  app.get('/products', { schema: { querystring: ListQuery({}) }, config }, async (request, reply) => {
     const principal = viewerPrincipal(request.viewer);
     const [school, page] = await Promise.all([
       schoolFacts(deps.areas.school),
@@ -49,7 +52,7 @@ export function registerProductPages(app: FastifyInstance, deps: SiteDeps & { re
     return deps.pages.send(request, reply, 'Products', body, { head });
   });
 
-  app.get<{ Params: { slug: string } }>('/products/:slug', { config }, async (request, reply) => {
+  app.get('/products/:slug', { schema: { params: SlugParams }, config }, async (request, reply) => {
     const principal = viewerPrincipal(request.viewer);
     const [{ product, downloads }, school] = await Promise.all([
       products.withDownloads(principal, request.params.slug),

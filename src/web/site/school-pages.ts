@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Page } from '../../areas/pages/schema.ts';
 import { ApiError, errors } from '../../http/errors.ts';
@@ -42,7 +43,8 @@ function refusalOf(error: unknown): { status: number; problems?: ApiError['field
  * `?sent=<form id>`, which shows the form's success message in its place, so reloading does not send it again. A
  * filled honeypot is answered exactly like a submission and nothing is kept or sent.
  */
-export function registerSchoolPages(app: FastifyInstance, deps: SiteDeps) {
+export function registerSchoolPages(fastify: FastifyInstance, deps: SiteDeps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { pages, forms } = deps.areas;
 
   async function show(
