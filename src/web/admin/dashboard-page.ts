@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
 import {
   addDays,
   addMonths,
@@ -18,7 +19,8 @@ import { isStaff } from '../../http/principal.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { type OwnAsset, ownAsset, serveAssets } from '../shared/own-assets.ts';
 import type { PageWriter } from '../shared/page-context.ts';
-import { one, schoolFacts } from '../shared/site-deps.ts';
+import { PageQuery } from '../shared/page-schemas.ts';
+import { schoolFacts } from '../shared/site-deps.ts';
 import { viewerPrincipal } from '../shared/viewer.ts';
 import {
   DASHBOARD_RANGES,
@@ -77,46 +79,46 @@ export function registerDashboardPage(
 <script src="${chart.href}"></script>
 <script src="${script.href}"></script>`;
 
-  app.get<{ Querystring: Record<string, unknown> }>(
-    '/dashboard',
-    { config: { page: true } },
-    async (request, reply) => {
-      if (!request.viewer) return reply.redirect(`/signin?return_to=${encodeURIComponent('/dashboard')}`, 303);
-      const principal = viewerPrincipal(request.viewer);
-      if (!isStaff(principal)) return reply.callNotFound();
-      const range = (DASHBOARD_RANGES as readonly string[]).includes(one(request.query.range))
-        ? (one(request.query.range) as DashboardRange)
-        : '30d';
-      const asked = (['day', 'week', 'month'] as const).find((i) => i === one(request.query.interval)) ?? 'day';
-      const calendar = await deps.analytics.calendar(principal);
-      const { today } = calendar;
-      const interval = intervalFor(range, asked, today);
-      const from = rangeStart(range, today, interval);
-      const [school, ...all] = await Promise.all([
-        schoolFacts(deps.school),
-        ...dashboardMetrics().map((metric) =>
-          deps.analytics.series(principal, { metric, interval, from, to: today }, calendar),
-        ),
-      ]);
-      const series = new Map<Metric, Series>(all.map((s) => [s.metric, s]));
-      const body = dashboardView({
-        interval,
-        range,
-        locale: school.locale,
-        series,
-        note:
-          interval === asked
-            ? undefined
-            : `A series by day covers at most ${MAX_BUCKETS.day} days, so this range is shown by week.`,
-      });
-      const head = html`<link rel="stylesheet" href="${style.href}">`;
-      const page = withCharts(body);
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(await deps.write(request, 'Dashboard', page, { head, path: dashboardPath(interval, range) }));
-    },
-  );
+  // A range or interval the page never links to is a 400 page, like any malformed query.
+  const querystring = PageQuery({
+    range: Type.Optional(Type.Enum([...DASHBOARD_RANGES])),
+    interval: Type.Optional(Type.Enum(['day', 'week', 'month'])),
+  });
+  app.get('/dashboard', { config: { page: true }, schema: { querystring } }, async (request, reply) => {
+    if (!request.viewer) return reply.redirect(`/signin?return_to=${encodeURIComponent('/dashboard')}`, 303);
+    const principal = viewerPrincipal(request.viewer);
+    if (!isStaff(principal)) return reply.callNotFound();
+    const range = request.query.range ?? '30d';
+    const asked = request.query.interval ?? 'day';
+
+    const calendar = await deps.analytics.calendar(principal);
+    const { today } = calendar;
+    const interval = intervalFor(range, asked, today);
+    const from = rangeStart(range, today, interval);
+    const [school, ...all] = await Promise.all([
+      schoolFacts(deps.school),
+      ...dashboardMetrics().map((metric) =>
+        deps.analytics.series(principal, { metric, interval, from, to: today }, calendar),
+      ),
+    ]);
+    const series = new Map<Metric, Series>(all.map((s) => [s.metric, s]));
+    const body = dashboardView({
+      interval,
+      range,
+      locale: school.locale,
+      series,
+      note:
+        interval === asked
+          ? undefined
+          : `A series by day covers at most ${MAX_BUCKETS.day} days, so this range is shown by week.`,
+    });
+    const head = html`<link rel="stylesheet" href="${style.href}">`;
+    const page = withCharts(body);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(await deps.write(request, 'Dashboard', page, { head, path: dashboardPath(interval, range) }));
+  });
 
   return {
     /** The stylesheet the charts need in <head>. */
