@@ -1,11 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type, { type Static } from 'typebox';
 import type { Areas } from '../../areas/index.ts';
 import { ApiError } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import { escapeHtml, html } from '../../text/html.ts';
 import { coursePath } from '../shared/course-cards.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
+import { ButtonBody, Key, NumberedFormBody, SlugParams } from '../shared/page-schemas.ts';
 import { formPage, signInGate } from '../shared/sign-in-gate.ts';
 import { schoolFacts } from '../shared/site-deps.ts';
 import { viewerPrincipal } from '../shared/viewer.ts';
@@ -20,8 +22,9 @@ import {
 } from './player-view.ts';
 
 type LearnAreas = Pick<Areas, 'courses' | 'curriculum' | 'students' | 'certificates' | 'school'>;
-type CourseParams = { slug: string };
-type LessonParams = { slug: string; lesson: string };
+const LessonParams = Type.Object({ slug: Key, lesson: Key });
+type LessonParams = Static<typeof LessonParams>;
+const lessonParams = { params: LessonParams };
 
 const refusal = (error: unknown) =>
   error instanceof ApiError && (error.code === 'conflict' || error.code === 'invalid_request') ? error : undefined;
@@ -67,7 +70,7 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
   }
 
   async function showLesson(
-    request: FastifyRequest<{ Params: LessonParams }>,
+    request: FastifyRequest & { params: LessonParams },
     reply: FastifyReply,
     extra: { problem?: string; latest?: QuizState['latest'] } = {},
     status = 200,
@@ -141,7 +144,7 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
     return deps.render(request, reply, 'My courses', myCoursesView(items));
   });
 
-  app.get<{ Params: CourseParams }>('/learn/:slug', { config, preHandler: signedIn }, async (request, reply) => {
+  app.get('/learn/:slug', { schema: { params: SlugParams }, config, preHandler: signedIn }, async (request, reply) => {
     const principal = viewerPrincipal(request.viewer);
     const course = await courses.get(principal, request.params.slug);
     const progress = await progressOf(principal, course.id);
@@ -152,13 +155,17 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
     return reply.redirect(playerPath(course.slug, next), 303);
   });
 
-  app.get<{ Params: LessonParams }>('/learn/:slug/:lesson', { config, preHandler: signedIn }, (request, reply) =>
+  app.get('/learn/:slug/:lesson', { schema: lessonParams, config, preHandler: signedIn }, (request, reply) =>
     showLesson(request, reply),
   );
 
-  app.post<{ Params: LessonParams }>(
+  app.post(
     '/learn/:slug/:lesson/complete',
-    { config, preHandler: [signInGate(formPage), app.csrfProtection] },
+    {
+      schema: { params: LessonParams, body: ButtonBody },
+      config,
+      preHandler: [signInGate(formPage), app.csrfProtection],
+    },
     async (request, reply) => {
       const principal = viewerPrincipal(request.viewer);
       try {
@@ -174,14 +181,18 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
     },
   );
 
-  app.post<{ Params: LessonParams }>(
+  app.post(
     '/learn/:slug/:lesson/quiz',
-    { config, preHandler: [signInGate(formPage), app.csrfProtection] },
+    {
+      schema: { params: LessonParams, body: NumberedFormBody('q') },
+      config,
+      preHandler: [signInGate(formPage), app.csrfProtection],
+    },
     async (request, reply) => {
       const principal = viewerPrincipal(request.viewer);
       const lesson = await curriculum.getLesson(principal, request.params.lesson);
       const questions = lesson.quiz?.questions.length ?? 0;
-      const form = (request.body ?? {}) as Record<string, unknown>;
+      const form = request.body;
       // A form sends a radio's one value as text and a checkbox group's values as text or a list of texts.
       const answers = Array.from({ length: questions }, (_, i) => {
         const value = form[`q${i}`];
@@ -201,9 +212,13 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
     },
   );
 
-  app.post<{ Params: CourseParams }>(
+  app.post(
     '/courses/:slug/enroll',
-    { config, preHandler: [signInGate(formPage), app.csrfProtection] },
+    {
+      schema: { params: SlugParams, body: ButtonBody },
+      config,
+      preHandler: [signInGate(formPage), app.csrfProtection],
+    },
     async (request, reply) => {
       const principal = viewerPrincipal(request.viewer);
       try {
@@ -219,9 +234,9 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
     },
   );
 
-  app.get<{ Params: { lesson: string } }>(
+  app.get(
     '/embeds/:lesson',
-    { config, preHandler: signedIn },
+    { schema: { params: Type.Object({ lesson: Key }) }, config, preHandler: signedIn },
     async (request, reply) => {
       const lesson = await curriculum.getLesson(viewerPrincipal(request.viewer), request.params.lesson);
       if (lesson.type !== 'embed' || lesson.locked || !lesson.body) return reply.callNotFound();

@@ -41,3 +41,14 @@ export const IdParams = Type.Object({ id: Key });
 /** A list page's query: `after` / `before` cursors and its own filters (text: a meaningless filter is ignored). */
 export const ListQuery = <P extends TProperties>(properties: P) =>
   PageQuery({ ...properties, after: Type.Optional(Cursor), before: Type.Optional(Cursor) });
+
+/**
+ * A form whose fields are numbered by what it shows (a quiz's `q0`, `q1` …): each a text or, for a group of
+ * checkboxes, a list of texts; any other name is refused.
+ */
+export const NumberedFormBody = (prefix: string) =>
+  Type.Record(
+    Type.String({ pattern: `^(${prefix}[0-9]{1,3}|_csrf)$` }),
+    Type.Union([Text(), Type.Array(Text(), { maxItems: 20 })]),
+    { additionalProperties: false },
+  );

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type, { type Static } from 'typebox';
 import type { Areas } from '../../areas/index.ts';
 import type { CheckoutItem, Order } from '../../areas/orders/schema.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -8,6 +9,7 @@ import type { TestProvider } from '../../payments/test-provider.ts';
 import { html } from '../../text/html.ts';
 import type { AdminCall } from '../admin/form-kit/calls.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
+import { ButtonBody, FormBody, IdParams, Key, PageQuery, Text } from '../shared/page-schemas.ts';
 import { formPage, signInGate } from '../shared/sign-in-gate.ts';
 import { schoolFacts } from '../shared/site-deps.ts';
 import { viewerPrincipal } from '../shared/viewer.ts';
@@ -22,8 +24,9 @@ import {
   testPaymentView,
 } from './checkout-view.ts';
 
-type CheckoutParams = { type: string; key: string };
-type OrderParams = { id: string };
+const CheckoutParams = Type.Object({ type: Key, key: Key });
+type CheckoutParams = Static<typeof CheckoutParams>;
+type OrderParams = Static<typeof IdParams>;
 
 const TYPES = new Set(['course', 'plan', 'product']);
 
@@ -75,7 +78,7 @@ export function registerCheckoutPages(
   }
 
   async function review(
-    request: FastifyRequest<{ Params: CheckoutParams }>,
+    request: FastifyRequest & { params: CheckoutParams },
     reply: FastifyReply,
     item: CheckoutItem,
     couponCode: string,
@@ -116,25 +119,32 @@ export function registerCheckoutPages(
     );
   }
 
-  app.get<{ Params: CheckoutParams; Querystring: { coupon_code?: string } }>(
+  app.get(
     '/checkout/:type/:key',
-    { config, preHandler: signedIn },
+    {
+      schema: { params: CheckoutParams, querystring: PageQuery({ coupon_code: Type.Optional(Text(200)) }) },
+      config,
+      preHandler: signedIn,
+    },
     async (request, reply) => {
       const item = itemOf(request.params, reply);
       if (!item) return reply;
-      const code = typeof request.query.coupon_code === 'string' ? request.query.coupon_code.trim().slice(0, 40) : '';
+      const code = (request.query.coupon_code ?? '').trim().slice(0, 40);
       return review(request, reply, item, code);
     },
   );
 
-  app.post<{ Params: CheckoutParams }>(
+  app.post(
     '/checkout/:type/:key',
-    { config, preHandler: [signedIn, app.csrfProtection] },
+    {
+      schema: { params: CheckoutParams, body: FormBody({ coupon_code: Type.Optional(Text(200)) }) },
+      config,
+      preHandler: [signedIn, app.csrfProtection],
+    },
     async (request, reply) => {
       const item = itemOf(request.params, reply);
       if (!item) return reply;
-      const form = (request.body ?? {}) as Record<string, unknown>;
-      const code = typeof form.coupon_code === 'string' ? form.coupon_code.trim().slice(0, 40) : '';
+      const code = (request.body.coupon_code ?? '').trim().slice(0, 40);
       try {
         const started = await orders.start(viewerPrincipal(request.viewer), {
           item,
@@ -166,7 +176,7 @@ export function registerCheckoutPages(
   }
 
   async function showOrder(
-    request: FastifyRequest<{ Params: OrderParams }>,
+    request: FastifyRequest & { params: OrderParams },
     reply: FastifyReply,
     problem?: string,
     status = 200,
@@ -196,16 +206,19 @@ export function registerCheckoutPages(
     return ref ? `/pay/test/${encodeURIComponent(ref)}` : null;
   }
 
-  app.get<{ Params: OrderParams }>('/orders/:id', { config, preHandler: signedIn }, (request, reply) =>
+  app.get('/orders/:id', { schema: { params: IdParams }, config, preHandler: signedIn }, (request, reply) =>
     showOrder(request, reply),
   );
 
-  app.post<{ Params: OrderParams }>(
+  app.post(
     '/orders/:id/refund',
-    { config, preHandler: [signInGate(formPage), app.csrfProtection] },
+    {
+      schema: { params: IdParams, body: FormBody({ amount: Type.Optional(Text(40)) }) },
+      config,
+      preHandler: [signInGate(formPage), app.csrfProtection],
+    },
     async (request, reply) => {
-      const form = (request.body ?? {}) as Record<string, unknown>;
-      const raw = typeof form.amount === 'string' ? form.amount.trim() : '';
+      const raw = (request.body.amount ?? '').trim();
       const amount = raw === '' ? undefined : /^\d{1,9}$/.test(raw) ? Number(raw) : raw;
       const answer = await deps.call(request, 'refundOrder', {
         id: request.params.id,
@@ -256,10 +269,14 @@ export function registerCheckoutPages(
   app.get('/orders', { config, preHandler: signedIn }, (request, reply) => myOrders(request, reply));
 
   for (const action of ['cancel', 'resume'] as const) {
-    app.post<{ Params: { id: string } }>(
+    app.post(
       `/subscriptions/:id/${action}`,
       // The buttons are on "My orders".
-      { config, preHandler: [signInGate(() => '/orders'), app.csrfProtection] },
+      {
+        schema: { params: IdParams, body: ButtonBody },
+        config,
+        preHandler: [signInGate(() => '/orders'), app.csrfProtection],
+      },
       async (request, reply) => {
         const principal = viewerPrincipal(request.viewer);
         if (!/^sub_[0-9a-z]{26}$/.test(request.params.id)) return reply.callNotFound();
@@ -280,33 +297,40 @@ export function registerCheckoutPages(
   const test = deps.testPayments;
   if (!test) return;
 
-  app.get<{ Params: { ref: string } }>('/pay/test/:ref', { config, preHandler: signedIn }, async (request, reply) => {
-    const row = await test.orderOf(request.params.ref);
-    const principal = viewerPrincipal(request.viewer);
-    if (!row || (row.user_id !== request.viewer?.id && !isStaff(principal))) return reply.callNotFound();
-    if (row.status !== 'pending') return reply.redirect(orderPath(row.id), 303);
-    const order = await orders.get(principal, row.id);
-    const body = testPaymentView({
-      order,
-      csrf: reply.generateCsrf(),
-      action: `/pay/test/${encodeURIComponent(request.params.ref)}`,
-      locale: await locale(),
-    });
-    return deps.render(request, reply, 'Test payment', body);
-  });
-
-  app.post<{ Params: { ref: string } }>(
+  app.get(
     '/pay/test/:ref',
-    { config, preHandler: [signedIn, app.csrfProtection] },
+    { schema: { params: Type.Object({ ref: Key }) }, config, preHandler: signedIn },
+    async (request, reply) => {
+      const row = await test.orderOf(request.params.ref);
+      const principal = viewerPrincipal(request.viewer);
+      if (!row || (row.user_id !== request.viewer?.id && !isStaff(principal))) return reply.callNotFound();
+      if (row.status !== 'pending') return reply.redirect(orderPath(row.id), 303);
+      const order = await orders.get(principal, row.id);
+      const body = testPaymentView({
+        order,
+        csrf: reply.generateCsrf(),
+        action: `/pay/test/${encodeURIComponent(request.params.ref)}`,
+        locale: await locale(),
+      });
+      return deps.render(request, reply, 'Test payment', body);
+    },
+  );
+
+  app.post(
+    '/pay/test/:ref',
+    {
+      schema: { params: Type.Object({ ref: Key }), body: FormBody({ outcome: Type.Enum(['pay', 'decline']) }) },
+      config,
+      preHandler: [signedIn, app.csrfProtection],
+    },
     async (request, reply) => {
       const row = await test.orderOf(request.params.ref);
       if (!row || row.user_id !== request.viewer?.id) return reply.callNotFound();
-      const outcome = (request.body as Record<string, unknown> | undefined)?.outcome;
+      const { outcome } = request.body;
       if (row.status === 'pending') {
         const order = { id: row.id, total: Number(row.total), currency: row.currency };
         if (outcome === 'pay') await test.pay(order, request.params.ref);
-        else if (outcome === 'decline') await test.decline(order, request.params.ref);
-        else return reply.code(400).send({ error: 'invalid_request', error_description: 'outcome: pay or decline.' });
+        else await test.decline(order, request.params.ref);
       }
       return reply.redirect(orderPath(row.id), 303);
     },

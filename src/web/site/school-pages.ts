@@ -1,10 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import type { Page } from '../../areas/pages/schema.ts';
 import { ApiError, errors } from '../../http/errors.ts';
 import { html } from '../../text/html.ts';
 import { metaTags } from '../shared/meta.ts';
-import { one, type SiteDeps, schoolFacts } from '../shared/site-deps.ts';
+import { CsrfField, Key, PageQuery, SlugParams, Text } from '../shared/page-schemas.ts';
+import { type SiteDeps, schoolFacts } from '../shared/site-deps.ts';
 import { summary } from '../shared/text.ts';
 import { viewerPrincipal } from '../shared/viewer.ts';
 import { type FormState, formAnchor, HONEYPOT, pageFormView } from './school-form-view.ts';
@@ -18,8 +20,15 @@ const FORM_ID = /^frm_[0-9a-z]{26}$/;
  */
 export const FORM_BODY_LIMIT_BYTES = 256 * 1024;
 
-type Params = { slug: string };
-type FormParams = Params & { id: string };
+/**
+ * What a school page's form posts: the CSRF token, the honeypot, and the form's own fields as text (one value, or
+ * several for a group of checkboxes). Which names a form has is the school's to say, so the forms service refuses a
+ * name the form does not have, with the page shown again and the problem beside the form.
+ */
+const PostedSchoolForm = Type.Object(
+  { _csrf: CsrfField, [HONEYPOT]: Type.Optional(Text()) },
+  { additionalProperties: Type.Union([Text(10_000), Type.Array(Text(10_000), { maxItems: 100 })]) },
+);
 
 const formPath = (slug: string, formId: string) => `${schoolPagePath(slug)}/forms/${formId}`;
 
@@ -52,9 +61,9 @@ export function registerSchoolPages(fastify: FastifyInstance, deps: SiteDeps) {
     reply: FastifyReply,
     page: Page,
     now?: { formId: string; state: Partial<FormState>; status: number },
+    sent = '',
   ) {
     const [school, placed] = await Promise.all([schoolFacts(deps.areas.school), forms.onPage(page.id)]);
-    const sent = one((request.query as Record<string, unknown>).sent);
     const csrf = placed.length ? reply.generateCsrf() : '';
     const head = metaTags({
       title: page.seo_title || page.title,
@@ -84,18 +93,30 @@ export function registerSchoolPages(fastify: FastifyInstance, deps: SiteDeps) {
     });
   }
 
-  app.get<{ Params: Params }>('/p/:slug', { config: { page: true, sharedPage: true } }, async (request, reply) =>
-    show(request, reply, await pages.get(viewerPrincipal(request.viewer), request.params.slug)),
+  const schema = { params: SlugParams, querystring: PageQuery({ sent: Type.Optional(Text(64)) }) };
+  app.get('/p/:slug', { config: { page: true, sharedPage: true }, schema }, async (request, reply) =>
+    show(
+      request,
+      reply,
+      await pages.get(viewerPrincipal(request.viewer), request.params.slug),
+      undefined,
+      request.query.sent,
+    ),
   );
 
-  app.post<{ Params: FormParams }>(
+  app.post(
     '/p/:slug/forms/:id',
-    { config: { page: true }, bodyLimit: FORM_BODY_LIMIT_BYTES, preHandler: app.csrfProtection },
+    {
+      config: { page: true },
+      schema: { params: Type.Object({ slug: Key, id: Key }), body: PostedSchoolForm },
+      bodyLimit: FORM_BODY_LIMIT_BYTES,
+      preHandler: app.csrfProtection,
+    },
     async (request, reply) => {
       if (!FORM_ID.test(request.params.id)) throw errors.notFound('form');
       const page = await pages.get(viewerPrincipal(request.viewer), request.params.slug);
       const formId = request.params.id;
-      const { _csrf, [HONEYPOT]: trap, ...posted } = (request.body ?? {}) as Record<string, unknown>;
+      const { _csrf, [HONEYPOT]: trap, ...posted } = request.body;
       const done = `${schoolPagePath(page.slug)}?sent=${formId}#${formAnchor(formId)}`;
       if (trap) return reply.redirect(done, 303);
       try {
