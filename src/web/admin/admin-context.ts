@@ -99,7 +99,8 @@ export const one = (value: unknown) => (Array.isArray(value) ? value[0] : value)
 
 /** The line a screen shows after an operation succeeded (`?notice=<operationId>`; only known operations are named). */
 export function doneNotice(deps: Pick<AdminDeps, 'operations'>, request: FastifyRequest): string | undefined {
-  const name = one((request.query as Record<string, unknown>).notice);
+  const { query } = request;
+  const name = typeof query === 'object' && query !== null && 'notice' in query ? one(query.notice) : undefined;
   const tool = typeof name === 'string' ? deps.operations.get(name) : undefined;
   return tool ? `Done: ${tool.title}.` : undefined;
 }

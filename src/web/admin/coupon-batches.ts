@@ -1,6 +1,9 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import { csvLine } from '../../areas/csv.ts';
 import { html } from '../../text/html.ts';
+import { Key } from '../shared/page-schemas.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminLink, adminPage, doneNotice } from './admin-context.ts';
 import { rowsTable } from './screens-view.ts';
 
@@ -13,11 +16,12 @@ const MOST = 1000;
  * A batch of bulk-made coupons: its codes on a page, and as a CSV file to hand to a partner or a mailing tool. Read
  * through listCoupons (batch=…), so a code that was since used or disabled shows as it is now.
  */
-export function registerCouponBatches(app: FastifyInstance, deps: AdminDeps) {
+export function registerCouponBatches(fastify: FastifyInstance, deps: AdminDeps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
   const link = adminLink(deps.operations);
 
-  async function batch(request: FastifyRequest<{ Params: { batch: string } }>) {
+  async function batch(request: FastifyRequest & { params: { batch: string } }) {
     const all: Coupon[] = [];
     let after: string | undefined;
     do {
@@ -33,9 +37,9 @@ export function registerCouponBatches(app: FastifyInstance, deps: AdminDeps) {
     return all.length ? all : undefined;
   }
 
-  app.get<{ Params: { batch: string } }>(
+  app.get(
     '/admin/coupons/batches/:batch',
-    { ...ADMIN_ROUTE, preHandler: adminGate() },
+    { schema: { params: Type.Object({ batch: Key }) }, ...ADMIN_ROUTE, preHandler: adminGate() },
     async (request, reply) => {
       const coupons = await batch(request);
       if (!coupons) return reply.callNotFound();
@@ -57,9 +61,9 @@ export function registerCouponBatches(app: FastifyInstance, deps: AdminDeps) {
     },
   );
 
-  app.get<{ Params: { batch: string } }>(
+  app.get(
     '/admin/coupons/batches/:batch/codes.csv',
-    { ...ADMIN_ROUTE, preHandler: adminGate() },
+    { schema: { params: Type.Object({ batch: Key }) }, ...ADMIN_ROUTE, preHandler: adminGate() },
     async (request, reply) => {
       const coupons = await batch(request);
       if (!coupons) return reply.callNotFound();

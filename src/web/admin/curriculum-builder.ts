@@ -1,6 +1,9 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
 import type { OperationAnswer } from '../../operations/operation-calls.ts';
 import { html } from '../../text/html.ts';
+import { DerivedFormBody, IdParams } from '../shared/page-schemas.ts';
 import {
   ADMIN_ROUTE,
   type AdminDeps,
@@ -14,7 +17,8 @@ import {
 import { type BuilderSection, curriculumView } from './curriculum-builder-view.ts';
 import type { PostedForm } from './form-kit/form-values.ts';
 
-type Params = { id: string };
+const Params = IdParams;
+type Params = Static<typeof IdParams>;
 
 /** The operation each change of the builder runs (named in the notice after it). */
 const DONE_BY = {
@@ -49,7 +53,8 @@ const idList = (value: unknown) =>
  * createLesson, reorderSections, reorderLessons, moveLesson), so the curriculum's rules and messages are the API's.
  * Forms post here and come back (303); admin.js's drag-and-drop posts the same fields and asks for JSON.
  */
-export function registerCurriculumBuilder(app: FastifyInstance, deps: AdminDeps) {
+export function registerCurriculumBuilder(fastify: FastifyInstance, deps: AdminDeps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
 
   async function outline(request: FastifyRequest, courseId: string): Promise<BuilderSection[] | undefined> {
@@ -69,7 +74,7 @@ export function registerCurriculumBuilder(app: FastifyInstance, deps: AdminDeps)
   }
 
   async function screen(
-    request: FastifyRequest<{ Params: Params }>,
+    request: FastifyRequest & { params: Params },
     reply: FastifyReply,
     refused?: { message: string; status: number },
   ) {
@@ -96,7 +101,7 @@ export function registerCurriculumBuilder(app: FastifyInstance, deps: AdminDeps)
 
   /** The one operation a posted change stands for, with its arguments, or undefined for a change that is no change. */
   async function change(
-    request: FastifyRequest<{ Params: Params }>,
+    request: FastifyRequest & { params: Params },
     form: PostedForm,
   ): Promise<OperationAnswer | string> {
     const courseId = request.params.id;
@@ -145,11 +150,15 @@ export function registerCurriculumBuilder(app: FastifyInstance, deps: AdminDeps)
     }
   }
 
-  app.get<{ Params: Params }>('/admin/courses/:id/curriculum', { ...ADMIN_ROUTE, preHandler: adminGate() }, screen);
-
-  app.post<{ Params: Params; Body: PostedForm }>(
+  app.get(
     '/admin/courses/:id/curriculum',
-    { ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
+    { schema: { params: Params }, ...ADMIN_ROUTE, preHandler: adminGate() },
+    screen,
+  );
+
+  app.post(
+    '/admin/courses/:id/curriculum',
+    { schema: { params: Params, body: DerivedFormBody }, ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
     async (request, reply) => {
       const answer = await change(request, request.body ?? {});
       const wantsJson = (request.headers.accept ?? '').includes('application/json');

@@ -1,8 +1,9 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../../text/html.ts';
+import { DerivedFormBody, IdParams } from '../shared/page-schemas.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminPage, adminPostGate, refusal } from './admin-context.ts';
 import { type AttendanceRow, attendanceView } from './event-attendance-view.ts';
-import type { PostedForm } from './form-kit/form-values.ts';
 
 const MOST = 1000;
 
@@ -10,7 +11,8 @@ const MOST = 1000;
  * An event's attendance as a checklist of its seat holders: staff tick who came and save once; the list and the save
  * are the API's listEventRegistrations and recordEventAttendance.
  */
-export function registerEventAttendance(app: FastifyInstance, deps: AdminDeps) {
+export function registerEventAttendance(fastify: FastifyInstance, deps: AdminDeps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
 
   async function seatHolders(request: FastifyRequest, id: string) {
@@ -31,7 +33,7 @@ export function registerEventAttendance(app: FastifyInstance, deps: AdminDeps) {
   }
 
   async function screen(
-    request: FastifyRequest<{ Params: { id: string } }>,
+    request: FastifyRequest & { params: { id: string } },
     reply: FastifyReply,
     refused?: { message: string; status: number },
   ) {
@@ -43,7 +45,10 @@ export function registerEventAttendance(app: FastifyInstance, deps: AdminDeps) {
       title: `Attendance: ${String(event.body.title)}`,
       current: 'events',
       status: refused?.status,
-      notice: (request.query as { saved?: string }).saved ? 'Attendance saved.' : undefined,
+      notice:
+        typeof request.query === 'object' && request.query !== null && 'saved' in request.query
+          ? 'Attendance saved.'
+          : undefined,
       body: html`${refused ? html`<div class="error" role="alert"><p>${refused.message}</p></div>` : ''}${attendanceView(
         {
           eventPath: `/admin/events/${encodeURIComponent(id)}`,
@@ -54,15 +59,15 @@ export function registerEventAttendance(app: FastifyInstance, deps: AdminDeps) {
     });
   }
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/admin/events/:id/attendance',
-    { ...ADMIN_ROUTE, preHandler: adminGate() },
+    { schema: { params: IdParams }, ...ADMIN_ROUTE, preHandler: adminGate() },
     screen,
   );
 
-  app.post<{ Params: { id: string }; Body: PostedForm }>(
+  app.post(
     '/admin/events/:id/attendance',
-    { ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
+    { schema: { params: IdParams, body: DerivedFormBody }, ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
     async (request, reply) => {
       const shown = [request.body?.shown ?? []].flat().filter((v): v is string => typeof v === 'string');
       const came = new Set([request.body?.attended ?? []].flat());

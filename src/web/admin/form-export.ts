@@ -1,12 +1,15 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { IdParams } from '../shared/page-schemas.ts';
 import { ADMIN_ROUTE, adminGate } from './admin-context.ts';
 import type { AdminRouteCall } from './form-kit/calls.ts';
 
 /** A form's submissions as the CSV file the API's exportFormSubmissions writes, downloaded from the admin. */
-export function registerFormExport(app: FastifyInstance, deps: { route: AdminRouteCall }) {
-  app.get<{ Params: { id: string } }>(
+export function registerFormExport(fastify: FastifyInstance, deps: { route: AdminRouteCall }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
     '/admin/forms/:id/submissions.csv',
-    { ...ADMIN_ROUTE, preHandler: adminGate() },
+    { schema: { params: IdParams }, ...ADMIN_ROUTE, preHandler: adminGate() },
     async (request, reply) => {
       const answer = await deps.route(request, {
         method: 'GET',

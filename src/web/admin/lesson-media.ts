@@ -1,9 +1,10 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { html } from '../../text/html.ts';
 import { csrfField } from '../shared/layout.ts';
+import { DerivedFormBody, IdParams } from '../shared/page-schemas.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminPage, adminPostGate, one, refusal } from './admin-context.ts';
 import type { AdminRouteCall } from './form-kit/calls.ts';
-import type { PostedForm } from './form-kit/form-values.ts';
 
 /** How long an upload address stays good after the file was announced. */
 const UPLOAD_TTL_MS = 3_600_000;
@@ -30,15 +31,16 @@ type Upload = { asset: string; lesson: string; user: string; until: number };
  * the asset and the lesson, so it is good for nothing else — which is what a CSRF token would otherwise guard.
  */
 export function registerLessonMedia(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   deps: AdminDeps & { route: AdminRouteCall; now: () => number },
 ) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
   const lessonPath = (id: string) => `/admin/lessons/${encodeURIComponent(id)}`;
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/admin/lessons/:id/media',
-    { ...ADMIN_ROUTE, preHandler: adminGate() },
+    { schema: { params: IdParams }, ...ADMIN_ROUTE, preHandler: adminGate() },
     async (request, reply) => {
       const lesson = await deps.call(request, 'getLesson', { id: request.params.id });
       if (lesson.status !== 200) return reply.callNotFound();
@@ -60,9 +62,9 @@ ${lesson.body.asset_id ? html`<p>The lesson's file now: <code>${String(lesson.bo
     },
   );
 
-  app.post<{ Params: { id: string }; Body: PostedForm }>(
+  app.post(
     '/admin/lessons/:id/media',
-    { ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
+    { schema: { params: IdParams, body: DerivedFormBody }, ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
     async (request, reply) => {
       const form = request.body ?? {};
       const type = String(one(form.content_type) ?? '') || 'application/octet-stream';
@@ -89,7 +91,7 @@ ${lesson.body.asset_id ? html`<p>The lesson's file now: <code>${String(lesson.bo
     },
   );
 
-  const ticketOf = (request: FastifyRequest<{ Params: { ticket: string } }>): Upload | undefined => {
+  const ticketOf = (request: FastifyRequest & { params: { ticket: string } }): Upload | undefined => {
     const unsigned = request.unsignCookie(request.params.ticket);
     if (!unsigned.valid || !unsigned.value) return undefined;
     try {

@@ -1,7 +1,10 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import type { OperationTool } from '../../operations/operation-tools.ts';
 import { html } from '../../text/html.ts';
 import type { FieldProblem } from '../shared/layout.ts';
+import { DerivedFormBody, Key, PageQuery } from '../shared/page-schemas.ts';
 import {
   ADMIN_ROUTE,
   type AdminDeps,
@@ -37,7 +40,8 @@ export const adminWrites = (operations: Iterable<OperationTool>) =>
  * fields, and — for what cannot be undone or takes something away — a confirmation first. The API answers; the
  * screen only shows its answer, so every rule and message is the operation's own.
  */
-export function registerOperationPages(app: FastifyInstance, deps: AdminDeps) {
+export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
   const link = adminLink(deps.operations);
   const writeOf = (name: string) => {
@@ -86,9 +90,13 @@ export function registerOperationPages(app: FastifyInstance, deps: AdminDeps) {
     return page(request, reply, { title: tool.title, body, status: refused?.status });
   }
 
-  app.get<{ Params: { name: string }; Querystring: Record<string, string> }>(
+  app.get(
     '/admin/operations/:name',
-    { ...ADMIN_ROUTE, preHandler: adminGate() },
+    {
+      schema: { params: Type.Object({ name: Key }), querystring: PageQuery({}) },
+      ...ADMIN_ROUTE,
+      preHandler: adminGate(),
+    },
     async (request, reply) => {
       const tool = writeOf(request.params.name);
       if (!tool) return reply.callNotFound();
@@ -101,9 +109,13 @@ export function registerOperationPages(app: FastifyInstance, deps: AdminDeps) {
     },
   );
 
-  app.post<{ Params: { name: string }; Body: PostedForm; Querystring: Record<string, string> }>(
+  app.post(
     '/admin/operations/:name',
-    { ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
+    {
+      schema: { params: Type.Object({ name: Key }), body: DerivedFormBody, querystring: PageQuery({}) },
+      ...ADMIN_ROUTE,
+      preHandler: adminPostGate(app),
+    },
     async (request, reply) => {
       const tool = writeOf(request.params.name);
       if (!tool) return reply.callNotFound();

@@ -1,7 +1,10 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type, { type Static } from 'typebox';
 import type { OperationTool } from '../../operations/operation-tools.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { markdownHtml } from '../shared/markdown.ts';
+import { DerivedFormBody, DerivedQuery, Key } from '../shared/page-schemas.ts';
 import {
   ADMIN_ROUTE,
   type AdminDeps,
@@ -23,7 +26,9 @@ import { rowName } from './form-kit/values-view.ts';
 import { type ActionButton, actionBar, listHeader, objectFacts, rowsTable } from './screens-view.ts';
 import { themePreview } from './theme-preview-view.ts';
 
-type Params = { key: string; id: string };
+const KeyParams = Type.Object({ key: Key });
+const Params = Type.Object({ key: Key, id: Key });
+type Params = Static<typeof Params>;
 type Row = Record<string, unknown>;
 
 const PAGING = new Set(['limit', 'starting_after', 'sort']);
@@ -35,69 +40,76 @@ export const bodyFields = (tool: OperationTool): FormField[] => formFields(tool.
  * The admin's screens of each resource, derived from the operations that read and write it: the list (with the list
  * operation's own filters), the object with its actions and child lists, and create and edit forms.
  */
-export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
+export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
   const link = adminLink(deps.operations);
   const op = (name: string | undefined) => (name ? deps.operations.get(name) : undefined);
   const noticeOf = (request: FastifyRequest) => doneNotice(deps, request);
-  const resourceOf = (request: FastifyRequest<{ Params: Partial<Params> }>) =>
+  const resourceOf = (request: FastifyRequest & { params: Partial<Params> }) =>
     resourceByKey(deps.operations, request.params.key ?? '');
   const singleton = (resource: AdminResource) => !resource.list && op(resource.get)?.route.args.params.length === 0;
 
-  app.get<{ Params: Params }>('/admin/:key', { ...ADMIN_ROUTE, preHandler: adminGate() }, async (request, reply) => {
-    const resource = resourceOf(request);
-    if (!resource) return reply.callNotFound();
-    if (singleton(resource)) return editScreen(request, reply, resource, undefined);
-    const list = op(resource.list);
-    if (!list) return reply.callNotFound();
-    const query = request.query as Row;
-    // The search box first, then choices, then the rest (dates, ids).
-    const rank = (f: FormField) => (f.name === 'q' ? 0 : f.options ? 1 : 2);
-    const filters = formFields(list.inputSchema, list.route.args.query)
-      .filter((f) => !PAGING.has(f.name))
-      .sort((a, b) => rank(a) - rank(b));
-    const args: Row = {};
-    for (const name of list.route.args.query) {
-      const value = one(query[name]);
-      if (typeof value === 'string' && value !== '') args[name] = value;
-    }
-    const answer = await deps.call(request, list.name, args);
-    if (answer.status !== 200) {
-      const { message } = refusal(answer);
-      return page(request, reply, {
-        title: resource.label,
-        current: resource.key,
-        status: answer.status,
-        body: html`<div class="error" role="alert"><p>${message}</p></div>`,
-      });
-    }
-    const data = (answer.body.data ?? []) as Row[];
-    const next = answer.body.next_cursor as string | null | undefined;
-    const nextQuery = new URLSearchParams({ ...(args as Record<string, string>), starting_after: next ?? '' });
-    const filterForm = filters.length
-      ? html`<form method="get" action="/admin/${resource.key}" class="search" role="search">${filters.map(
-          (f) =>
-            html`<p><label for="q-${f.name}">${f.label}</label>${
-              f.options
-                ? html`<select id="q-${f.name}" name="${f.name}"><option value="">Any</option>${f.options.map(
-                    (o) => html`<option${args[f.name] === o ? html` selected` : ''}>${o}</option>`,
-                  )}</select>`
-                : html`<input id="q-${f.name}" name="${f.name}" value="${String(args[f.name] ?? '')}"${
-                    f.kind === 'datetime' ? html` placeholder="2026-01-31T00:00:00Z"` : ''
-                  }>`
-            }</p>`,
-        )}<p class="submit"><button type="submit">Filter</button></p></form>`
-      : '';
-    const body = html`${listHeader(resource, !!op(resource.create))}${filterForm}${rowsTable({
-      rows: data,
-      title: resource.title,
-      columns: resource.columns,
-      href: (row) =>
-        resource.get && typeof row.id === 'string' ? `/admin/${resource.key}/${encodeURIComponent(row.id)}` : undefined,
-      link,
-    })}${next ? html`<p><a href="/admin/${resource.key}?${nextQuery.toString()}" rel="next">Next page</a></p>` : ''}`;
-    return page(request, reply, { title: resource.label, current: resource.key, body, notice: noticeOf(request) });
-  });
+  app.get(
+    '/admin/:key',
+    { schema: { params: KeyParams, querystring: DerivedQuery }, ...ADMIN_ROUTE, preHandler: adminGate() },
+    async (request, reply) => {
+      const resource = resourceOf(request);
+      if (!resource) return reply.callNotFound();
+      if (singleton(resource)) return editScreen(request, reply, resource, undefined);
+      const list = op(resource.list);
+      if (!list) return reply.callNotFound();
+      const query = request.query;
+      // The search box first, then choices, then the rest (dates, ids).
+      const rank = (f: FormField) => (f.name === 'q' ? 0 : f.options ? 1 : 2);
+      const filters = formFields(list.inputSchema, list.route.args.query)
+        .filter((f) => !PAGING.has(f.name))
+        .sort((a, b) => rank(a) - rank(b));
+      const args: Row = {};
+      for (const name of list.route.args.query) {
+        const value = one(query[name]);
+        if (typeof value === 'string' && value !== '') args[name] = value;
+      }
+      const answer = await deps.call(request, list.name, args);
+      if (answer.status !== 200) {
+        const { message } = refusal(answer);
+        return page(request, reply, {
+          title: resource.label,
+          current: resource.key,
+          status: answer.status,
+          body: html`<div class="error" role="alert"><p>${message}</p></div>`,
+        });
+      }
+      const data = (answer.body.data ?? []) as Row[];
+      const next = answer.body.next_cursor as string | null | undefined;
+      const nextQuery = new URLSearchParams({ ...(args as Record<string, string>), starting_after: next ?? '' });
+      const filterForm = filters.length
+        ? html`<form method="get" action="/admin/${resource.key}" class="search" role="search">${filters.map(
+            (f) =>
+              html`<p><label for="q-${f.name}">${f.label}</label>${
+                f.options
+                  ? html`<select id="q-${f.name}" name="${f.name}"><option value="">Any</option>${f.options.map(
+                      (o) => html`<option${args[f.name] === o ? html` selected` : ''}>${o}</option>`,
+                    )}</select>`
+                  : html`<input id="q-${f.name}" name="${f.name}" value="${String(args[f.name] ?? '')}"${
+                      f.kind === 'datetime' ? html` placeholder="2026-01-31T00:00:00Z"` : ''
+                    }>`
+              }</p>`,
+          )}<p class="submit"><button type="submit">Filter</button></p></form>`
+        : '';
+      const body = html`${listHeader(resource, !!op(resource.create))}${filterForm}${rowsTable({
+        rows: data,
+        title: resource.title,
+        columns: resource.columns,
+        href: (row) =>
+          resource.get && typeof row.id === 'string'
+            ? `/admin/${resource.key}/${encodeURIComponent(row.id)}`
+            : undefined,
+        link,
+      })}${next ? html`<p><a href="/admin/${resource.key}?${nextQuery.toString()}" rel="next">Next page</a></p>` : ''}`;
+      return page(request, reply, { title: resource.label, current: resource.key, body, notice: noticeOf(request) });
+    },
+  );
 
   async function createScreen(
     request: FastifyRequest,
@@ -129,18 +141,18 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
     });
   }
 
-  app.get<{ Params: Params }>(
+  app.get(
     '/admin/:key/new',
-    { ...ADMIN_ROUTE, preHandler: adminGate() },
+    { schema: { params: KeyParams }, ...ADMIN_ROUTE, preHandler: adminGate() },
     async (request, reply) => {
       const resource = resourceOf(request);
       return resource ? createScreen(request, reply, resource) : reply.callNotFound();
     },
   );
 
-  app.post<{ Params: Params; Body: PostedForm }>(
+  app.post(
     '/admin/:key/new',
-    { ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
+    { schema: { params: KeyParams, body: DerivedFormBody }, ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
     async (request, reply) => {
       const resource = resourceOf(request);
       const create = op(resource?.create);
@@ -205,7 +217,7 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
   }
 
   const saveEdit = async (
-    request: FastifyRequest<{ Params: Partial<Params>; Body: PostedForm }>,
+    request: FastifyRequest & { params: Partial<Params>; body: PostedForm },
     reply: FastifyReply,
   ) => {
     const resource = resourceOf(request);
@@ -227,29 +239,29 @@ export function registerResourcePages(app: FastifyInstance, deps: AdminDeps) {
     return reply.redirect(`${back}?notice=${update.name}`, 303);
   };
 
-  app.post<{ Params: Params; Body: PostedForm }>(
+  app.post(
     '/admin/:key/edit',
-    { ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
+    { schema: { params: KeyParams, body: DerivedFormBody }, ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
     saveEdit,
   );
-  app.post<{ Params: Params; Body: PostedForm }>(
+  app.post(
     '/admin/:key/:id/edit',
-    { ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
+    { schema: { params: Params, body: DerivedFormBody }, ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
     saveEdit,
   );
 
-  app.get<{ Params: Params }>(
+  app.get(
     '/admin/:key/:id/edit',
-    { ...ADMIN_ROUTE, preHandler: adminGate() },
+    { schema: { params: Params }, ...ADMIN_ROUTE, preHandler: adminGate() },
     async (request, reply) => {
       const resource = resourceOf(request);
       return resource ? editScreen(request, reply, resource, request.params.id) : reply.callNotFound();
     },
   );
 
-  app.get<{ Params: Params }>(
+  app.get(
     '/admin/:key/:id',
-    { ...ADMIN_ROUTE, preHandler: adminGate() },
+    { schema: { params: Params }, ...ADMIN_ROUTE, preHandler: adminGate() },
     async (request, reply) => {
       const resource = resourceOf(request);
       const get = op(resource?.get);

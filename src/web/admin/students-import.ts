@@ -1,10 +1,11 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { csvLine } from '../../areas/csv.ts';
 import { html } from '../../text/html.ts';
 import { csrfField } from '../shared/layout.ts';
+import { DerivedFormBody, IdParams } from '../shared/page-schemas.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminPage, adminPostGate, one, refusal } from './admin-context.ts';
-import type { PostedForm } from './form-kit/form-values.ts';
 
 /** The most rows one import takes (the API's bulk enrollment limit). */
 const MOST_ROWS = 1000;
@@ -23,7 +24,8 @@ type Job = {
  * follows the progress (reloading itself every two seconds while the job runs — no script needed) and ends with a
  * report per row, also as CSV. With a script, choosing a file fills the text box; without one, paste the file's text.
  */
-export function registerStudentsImport(app: FastifyInstance, deps: AdminDeps) {
+export function registerStudentsImport(fastify: FastifyInstance, deps: AdminDeps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
 
   async function courses(request: FastifyRequest) {
@@ -66,9 +68,9 @@ address name or title). Up to ${MOST_ROWS} rows. New people are invited to choos
     form(request, reply),
   );
 
-  app.post<{ Body: PostedForm }>(
+  app.post(
     '/admin/students/import',
-    { ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
+    { schema: { body: DerivedFormBody }, ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
     async (request, reply) => {
       const csv = String(one(request.body?.csv) ?? '');
       const course = String(one(request.body?.course) ?? '');
@@ -106,14 +108,14 @@ address name or title). Up to ${MOST_ROWS} rows. New people are invited to choos
     },
   );
 
-  async function job(request: FastifyRequest<{ Params: { id: string } }>) {
+  async function job(request: FastifyRequest & { params: { id: string } }) {
     const answer = await deps.call(request, 'getBulkEnrollment', { id: request.params.id });
     return answer.status === 200 ? (answer.body as unknown as Job) : undefined;
   }
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/admin/students/import/:id',
-    { ...ADMIN_ROUTE, preHandler: adminGate() },
+    { schema: { params: IdParams }, ...ADMIN_ROUTE, preHandler: adminGate() },
     async (request, reply) => {
       const found = await job(request);
       if (!found) return reply.callNotFound();
@@ -142,9 +144,9 @@ ${
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/admin/students/import/:id/report.csv',
-    { ...ADMIN_ROUTE, preHandler: adminGate() },
+    { schema: { params: IdParams }, ...ADMIN_ROUTE, preHandler: adminGate() },
     async (request, reply) => {
       const found = await job(request);
       if (!found) return reply.callNotFound();

@@ -52,3 +52,19 @@ export const NumberedFormBody = (prefix: string) =>
     Type.Union([Text(), Type.Array(Text(), { maxItems: 20 })]),
     { additionalProperties: false },
   );
+
+/**
+ * A form of the admin's form kit, derived at run time from an operation's schema: every value text, or a list of
+ * texts for a group of boxes. Which names it has is the operation's schema's (read by the form kit's
+ * `bodyFromForm`), so the route can only say that every value is text.
+ */
+export const DerivedFormBody = Type.Record(
+  Type.String({ maxLength: 200 }),
+  Type.Union([Text(1_000_000), Type.Array(Text(1_000_000), { maxItems: 1000 })]),
+);
+
+/** The query of an admin list, whose filters are its list operation's (read by the screen): each text. */
+export const DerivedQuery = Type.Record(
+  Type.String({ maxLength: 200 }),
+  Type.Union([Text(), Type.Array(Text(), { maxItems: 100 })]),
+);

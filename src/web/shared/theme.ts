@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
 import type { Appearance } from '../../areas/appearance/schema.ts';
 import type { AppearanceService } from '../../areas/appearance/service.ts';
 import { etagMatches } from '../../http/etag.ts';
 import type { SiteLook } from './layout.ts';
+import { PageQuery, Text } from './page-schemas.ts';
 import { themeCss } from './theme-css.ts';
 
 /** A short name of the stylesheet's bytes: pages link /assets/theme.css?v=<it>, so a change is a new URL. */
@@ -27,10 +30,11 @@ function lookOf(appearance: Appearance): SiteLook {
  * inline styles). Asked for with the current version (?v=, as pages link it) it may be kept for a year; asked for
  * any other way it is revalidated each time by its ETag.
  */
-export function registerThemeRoute(app: FastifyInstance, deps: { appearance: AppearanceService }) {
-  app.get<{ Querystring: { v?: string } }>(
+export function registerThemeRoute(fastify: FastifyInstance, deps: { appearance: AppearanceService }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
     '/assets/theme.css',
-    { config: { public: true } },
+    { schema: { querystring: PageQuery({ v: Type.Optional(Text(100)) }) }, config: { public: true } },
     async (request, reply) => {
       const css = themeCss(await deps.appearance.get());
       const version = versionOf(css);

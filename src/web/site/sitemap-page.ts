@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
 import type { ListPage } from '../../areas/pagination.ts';
 import { sendDocument } from '../../discovery/conditional.ts';
 import type { GeneratedDocument } from '../../discovery/documents.ts';
 import { errors } from '../../http/errors.ts';
 import { ANONYMOUS } from '../../http/principal.ts';
 import { coursePath } from '../shared/course-cards.ts';
+import { Key } from '../shared/page-schemas.ts';
 import type { SiteDeps } from '../shared/site-deps.ts';
 import { lecturerPath } from './course-view.ts';
 import { eventPath } from './events-view.ts';
@@ -38,7 +41,8 @@ async function all<T extends { id: string }>(
  * and hidden plans never appear. It is kept `ttlMs` and dropped by `invalidate()` (every catalog invalidation):
  * walking a catalog of 100,000 courses takes seconds of queries.
  */
-export function registerSitemap(app: FastifyInstance, deps: SiteDeps & { now: () => number; ttlMs: number }) {
+export function registerSitemap(fastify: FastifyInstance, deps: SiteDeps & { now: () => number; ttlMs: number }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { courses, lecturers, posts, pages, membershipPlans, digitalProducts, events } = deps.areas;
   const base = deps.baseUrl;
   let kept: { entries: Promise<SitemapEntry[]>; until: number } | undefined;
@@ -109,7 +113,7 @@ export function registerSitemap(app: FastifyInstance, deps: SiteDeps & { now: ()
     return sendDocument(request, reply, stamp('sitemap.xml', body), xml);
   });
 
-  app.get<{ Params: { part: string } }>('/sitemap/:part', { config }, async (request, reply) => {
+  app.get('/sitemap/:part', { schema: { params: Type.Object({ part: Key }) }, config }, async (request, reply) => {
     const match = /^([1-9][0-9]{0,4})\.xml$/.exec(request.params.part);
     const list = await entries();
     const n = Number(match?.[1] ?? 0);
