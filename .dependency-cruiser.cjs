@@ -192,6 +192,15 @@ module.exports = {
       to: { path: ['^src/(web|mcp|discovery|oauth|cli|demo|health)/', '^src/(app|server|main)[.]ts$'] },
     },
     {
+      name: 'web-shared-serves-every-audience',
+      severity: 'error',
+      comment:
+        'web/shared/ (layout, page context, viewer, CSRF and form helpers, error page, the small views every page ' +
+        'uses) is what the public site, the account pages and the admin stand on, so it imports none of them.',
+      from: { path: '^src/web/shared/' },
+      to: { path: '^src/web/(site|account|admin)/' },
+    },
+    {
       name: 'pages-do-not-reach-into-mcp',
       severity: 'error',
       comment:

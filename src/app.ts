@@ -58,14 +58,14 @@ import { loadOrCreateSecret } from './security/server-secrets.ts';
 import { localBlobStore } from './storage/local-blob-store.ts';
 import { mediaUrls } from './storage/media-urls.ts';
 import type { Clock } from './time/clock.ts';
-import { registerAssetRoutes } from './web/assets.ts';
-import { renderErrorPage } from './web/error-page.ts';
-import { pageRenderer, pageWriter, requestPageContext } from './web/page-context.ts';
-import { sharedPages, WEB_CACHE } from './web/pages/shared-pages.ts';
-import { registerSitemap } from './web/pages/sitemap.ts';
-import { registerThemeRoute, siteLook } from './web/pages/theme.ts';
+import { registerAssetRoutes } from './web/shared/assets.ts';
+import { renderErrorPage } from './web/shared/error-page.ts';
+import { pageRenderer, pageWriter, requestPageContext } from './web/shared/page-context.ts';
+import { sharedPages, WEB_CACHE } from './web/shared/shared-pages.ts';
+import { registerThemeRoute, siteLook } from './web/shared/theme.ts';
+import { browserSessions, sessionCookie } from './web/shared/viewer.ts';
+import { registerSitemap } from './web/site/sitemap-page.ts';
 import { registerPageSurface } from './web/surface.ts';
-import { browserSessions, sessionCookie } from './web/viewer.ts';
 
 const APP_VERSION = '0.1.0';
 

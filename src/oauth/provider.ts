@@ -9,7 +9,7 @@ import { isIpLiteral } from '../security/public-address.ts';
 import { ALL_SCOPES, isScope } from '../security/scopes.ts';
 import { html } from '../text/html.ts';
 import type { Clock } from '../time/clock.ts';
-import { layout } from '../web/layout.ts';
+import { layout } from '../web/shared/layout.ts';
 import { kyselyAdapterFactory } from './adapter.ts';
 import { publicOnlyFetch } from './outbound-fetch.ts';
 import {

@@ -2,7 +2,7 @@ import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { unavailableDependency } from '../db/unavailable.ts';
 import { errors } from '../http/errors.ts';
-import { renderErrorPage } from '../web/error-page.ts';
+import { renderErrorPage } from '../web/shared/error-page.ts';
 
 /**
  * oidc-provider answers any failure of its storage with 500 server_error (or sends the browser back to the app with

@@ -4,6 +4,7 @@ import type { Areas } from '../areas/index.ts';
 import type { ConnectedApps } from '../areas/oauth-port.ts';
 import type { Config } from '../config.ts';
 import type { InternalCalls } from '../http/internal-calls.ts';
+import { installValidators } from '../http/validation.ts';
 import type { EmailVerificationService } from '../identity/email-verification.ts';
 import type { PasswordResetService } from '../identity/password-reset.ts';
 import type { SessionService } from '../identity/sessions.ts';
@@ -15,24 +16,24 @@ import type { OperationTool } from '../operations/operation-tools.ts';
 import type { TestProvider } from '../payments/test-provider.ts';
 import { resourceIdentifiers } from '../security/oauth-endpoints.ts';
 import type { Clock } from '../time/clock.ts';
-import { registerAccountAppsPage } from './account-apps-page.ts';
-import { adminCalls } from './admin/calls.ts';
+import { registerCertificatePages } from './account/certificate-page.ts';
+import { registerAccountAppsPage } from './account/connected-apps-page.ts';
+import { registerLearnPages } from './account/learn-pages.ts';
+import { registerPasswordPages } from './account/password-pages.ts';
+import { registerSetupPage } from './account/setup-page.ts';
+import { registerSignInPages } from './account/signin-page.ts';
+import { registerSignUpPage } from './account/signup-page.ts';
+import { registerVerifyEmailPage } from './account/verify-email-page.ts';
 import { indexOperations } from './admin/catalog.ts';
-import type { PageRenderer, PageWriter, SchoolName } from './page-context.ts';
-import { registerAdmin } from './pages/admin/register.ts';
-import { registerCertificatePages } from './pages/certificate-page.ts';
-import { registerCheckoutPages } from './pages/checkout-pages.ts';
-import { registerDashboardPage } from './pages/dashboard-page.ts';
-import { registerLearnPages } from './pages/learn-pages.ts';
-import { registerPublicSite } from './pages/site.ts';
-import type { SiteDeps } from './pages/site-deps.ts';
-import { registerPasswordPages } from './password-pages.ts';
-import { registerPostPages } from './post-page.ts';
-import { registerSetupPage } from './setup-page.ts';
-import { registerSignInPages } from './signin-page.ts';
-import { registerSignUpPage } from './signup-page.ts';
-import { registerVerifyEmailPage } from './verify-email-page.ts';
-import { type BrowserSessions, registerViewer, type SessionCookie } from './viewer.ts';
+import { registerDashboardPage } from './admin/dashboard-page.ts';
+import { adminCalls } from './admin/form-kit/calls.ts';
+import { registerAdmin } from './admin/register.ts';
+import type { PageRenderer, PageWriter, SchoolName } from './shared/page-context.ts';
+import type { SiteDeps } from './shared/site-deps.ts';
+import { type BrowserSessions, registerViewer, type SessionCookie } from './shared/viewer.ts';
+import { registerCheckoutPages } from './site/checkout-pages.ts';
+import { registerPostPages } from './site/post-page.ts';
+import { registerPublicSite } from './site/register.ts';
 
 /**
  * The server-rendered pages as a surface of the app, in one scope where the browser session says who is calling:
@@ -67,7 +68,10 @@ export async function registerPageSurface(
 ) {
   const { areas, site, render, write, browser, config, operations, callOperation } = deps;
   await app.register(async (pages: FastifyInstance) => {
+    // The API's validators: a form's unknown field or wrong type is refused, never dropped or coerced.
+    installValidators(pages);
     registerViewer(pages, { sessions: deps.sessions, cookie: deps.cookie });
+
     registerPublicSite(pages, { ...site, setup: deps.setup, render });
     registerSetupPage(pages, { setup: deps.setup, browser, render });
     registerSignInPages(pages, { signin: deps.signin, browser, render });

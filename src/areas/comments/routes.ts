@@ -13,7 +13,7 @@ const moderation = {
   restore: ['restoreComment', 'Show a hidden comment again'],
 } as const;
 
-/** Comments are written by signed-in users on the school's own pages (see web/post-page.ts); staff moderate here. */
+/** Comments are written by signed-in users on the school's own pages (see web/site/post-page.ts); staff moderate here. */
 export function commentsRoutes(fastify: FastifyInstance, service: CommentsService) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/api/v1/comments', {

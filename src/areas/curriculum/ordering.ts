@@ -10,11 +10,7 @@ export const wholeList = <T>(data: T[]) => ({ data, has_more: false, next_cursor
  * Positions: dense (0..n-1) per course and per section, and every change of them runs in one transaction holding the
  * course's curriculum lock, so two writes of one course's order never interleave.
  */
-export function curriculumOrdering(deps: {
-  db: Db;
-  clock: Clock;
-  courses: Pick<CoursesService, 'lock'>;
-}) {
+export function curriculumOrdering(deps: { db: Db; clock: Clock; courses: Pick<CoursesService, 'lock'> }) {
   const { db, clock } = deps;
   const now = () => clock.now().toISOString();
 

@@ -1,6 +1,6 @@
 import { SCOPES, type Scope } from '../../security/scopes.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
-import { csrfField } from '../../web/layout.ts';
+import { csrfField } from '../../web/shared/layout.ts';
 
 export function consentPage(opts: {
   uid: string;

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import type { InternalCalls } from '../../http/internal-calls.ts';
+import type { OperationCaller } from '../../operations/operation-calls.ts';
+import type { OperationTool } from '../../operations/operation-tools.ts';
+import { ownAsset, serveAssets } from '../shared/own-assets.ts';
+import type { PageWriter } from '../shared/page-context.ts';
+import type { AdminDeps } from './admin-context.ts';
+import { indexOperations } from './catalog.ts';
+import { registerCouponBatches } from './coupon-batches.ts';
+import { registerCurriculumBuilder } from './curriculum-builder.ts';
+import { type DeliveryFacts, registerDeliveryPage } from './delivery-page.ts';
+import { registerEventAttendance } from './event-attendance.ts';
+import { registerFormExport } from './form-export.ts';
+import { adminCalls, adminRouteCalls } from './form-kit/calls.ts';
+import { registerLessonMedia } from './lesson-media.ts';
+import { registerOperationPages } from './operation-pages.ts';
+import { type DashboardCharts, registerOverviewPage } from './overview-page.ts';
+import { registerMarkdownPreview } from './preview.ts';
+import { registerResourcePages } from './resource-pages.ts';
+import { registerStudentsImport } from './students-import.ts';
+
+/** The owner's admin at /admin: every screen calls the API's own operations as the signed-in staff member. */
+export function registerAdmin(
+  app: FastifyInstance,
+  deps: {
+    operations: readonly OperationTool[];
+    callOperation: OperationCaller;
+    write: PageWriter;
+    app: FastifyInstance;
+    internalCalls: InternalCalls;
+    now: () => number;
+    facts: DeliveryFacts;
+    /** The analytics charts, drawn as on /dashboard. */
+    dashboard: DashboardCharts;
+  },
+): AdminDeps {
+  const operations = indexOperations(deps.operations);
+  const assets = {
+    style: ownAsset('admin.css', 'text/css; charset=utf-8'),
+    script: ownAsset('admin.js', 'text/javascript; charset=utf-8'),
+  };
+  serveAssets(app, [assets.style, assets.script]);
+  const admin: AdminDeps = {
+    operations,
+    call: adminCalls({ operations, call: deps.callOperation }),
+    write: deps.write,
+    assets,
+  };
+  registerOverviewPage(app, { ...admin, dashboard: deps.dashboard });
+  registerStudentsImport(app, admin);
+  registerCouponBatches(app, admin);
+  registerDeliveryPage(app, { ...admin, facts: deps.facts });
+  registerMarkdownPreview(app);
+  registerCurriculumBuilder(app, admin);
+  registerEventAttendance(app, admin);
+  const route = adminRouteCalls({ app: deps.app, internalCalls: deps.internalCalls });
+  registerFormExport(app, { route });
+  registerLessonMedia(app, { ...admin, route, now: deps.now });
+  registerOperationPages(app, admin);
+  registerResourcePages(app, admin);
+  return admin;
+}

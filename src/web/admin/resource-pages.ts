@@ -1,0 +1,351 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type, { type Static } from 'typebox';
+import type { OperationTool } from '../../operations/operation-tools.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
+import { markdownHtml } from '../shared/markdown.ts';
+import { DerivedFormBody, DerivedQuery, Key } from '../shared/page-schemas.ts';
+import {
+  ADMIN_ROUTE,
+  type AdminDeps,
+  adminGate,
+  adminLink,
+  adminPage,
+  adminPostGate,
+  doneNotice,
+  one,
+  refusal,
+} from './admin-context.ts';
+import { type AdminResource, needsConfirmation, objectOperations, resourceByKey } from './catalog.ts';
+import { choicesFor } from './choices.ts';
+import { bodyFromForm, type PostedForm } from './form-kit/form-values.ts';
+import { schemaForm } from './form-kit/forms-view.ts';
+import { actionLabel, listLabel } from './form-kit/labels.ts';
+import { type FormField, formFields, labelOf } from './form-kit/schema-fields.ts';
+import { rowName } from './form-kit/values-view.ts';
+import { type ActionButton, actionBar, listHeader, objectFacts, rowsTable } from './screens-view.ts';
+import { themePreview } from './theme-preview-view.ts';
+
+const KeyParams = Type.Object({ key: Key });
+const Params = Type.Object({ key: Key, id: Key });
+type Params = Static<typeof Params>;
+type Row = Record<string, unknown>;
+
+const PAGING = new Set(['limit', 'starting_after', 'sort']);
+
+/** The body fields of an operation as form fields. */
+export const bodyFields = (tool: OperationTool): FormField[] => formFields(tool.inputSchema, tool.route.args.body);
+
+/**
+ * The admin's screens of each resource, derived from the operations that read and write it: the list (with the list
+ * operation's own filters), the object with its actions and child lists, and create and edit forms.
+ */
+export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const page = adminPage(deps);
+  const link = adminLink(deps.operations);
+  const op = (name: string | undefined) => (name ? deps.operations.get(name) : undefined);
+  const noticeOf = (request: FastifyRequest) => doneNotice(deps, request);
+  const resourceOf = (request: FastifyRequest & { params: Partial<Params> }) =>
+    resourceByKey(deps.operations, request.params.key ?? '');
+  const singleton = (resource: AdminResource) => !resource.list && op(resource.get)?.route.args.params.length === 0;
+
+  app.get(
+    '/admin/:key',
+    { schema: { params: KeyParams, querystring: DerivedQuery }, ...ADMIN_ROUTE, preHandler: adminGate() },
+    async (request, reply) => {
+      const resource = resourceOf(request);
+      if (!resource) return reply.callNotFound();
+      if (singleton(resource)) return editScreen(request, reply, resource, undefined);
+      const list = op(resource.list);
+      if (!list) return reply.callNotFound();
+      const query = request.query;
+      // The search box first, then choices, then the rest (dates, ids).
+      const rank = (f: FormField) => (f.name === 'q' ? 0 : f.options ? 1 : 2);
+      const filters = formFields(list.inputSchema, list.route.args.query)
+        .filter((f) => !PAGING.has(f.name))
+        .sort((a, b) => rank(a) - rank(b));
+      const args: Row = {};
+      for (const name of list.route.args.query) {
+        const value = one(query[name]);
+        if (typeof value === 'string' && value !== '') args[name] = value;
+      }
+      const answer = await deps.call(request, list.name, args);
+      if (answer.status !== 200) {
+        const { message } = refusal(answer);
+        return page(request, reply, {
+          title: resource.label,
+          current: resource.key,
+          status: answer.status,
+          body: html`<div class="error" role="alert"><p>${message}</p></div>`,
+        });
+      }
+      const data = (answer.body.data ?? []) as Row[];
+      const next = answer.body.next_cursor as string | null | undefined;
+      const nextQuery = new URLSearchParams({ ...(args as Record<string, string>), starting_after: next ?? '' });
+      const filterForm = filters.length
+        ? html`<form method="get" action="/admin/${resource.key}" class="search" role="search">${filters.map(
+            (f) =>
+              html`<p><label for="q-${f.name}">${f.label}</label>${
+                f.options
+                  ? html`<select id="q-${f.name}" name="${f.name}"><option value="">Any</option>${f.options.map(
+                      (o) => html`<option${args[f.name] === o ? html` selected` : ''}>${o}</option>`,
+                    )}</select>`
+                  : html`<input id="q-${f.name}" name="${f.name}" value="${String(args[f.name] ?? '')}"${
+                      f.kind === 'datetime' ? html` placeholder="2026-01-31T00:00:00Z"` : ''
+                    }>`
+              }</p>`,
+          )}<p class="submit"><button type="submit">Filter</button></p></form>`
+        : '';
+      const body = html`${listHeader(resource, !!op(resource.create))}${filterForm}${rowsTable({
+        rows: data,
+        title: resource.title,
+        columns: resource.columns,
+        href: (row) =>
+          resource.get && typeof row.id === 'string'
+            ? `/admin/${resource.key}/${encodeURIComponent(row.id)}`
+            : undefined,
+        link,
+      })}${next ? html`<p><a href="/admin/${resource.key}?${nextQuery.toString()}" rel="next">Next page</a></p>` : ''}`;
+      return page(request, reply, { title: resource.label, current: resource.key, body, notice: noticeOf(request) });
+    },
+  );
+
+  async function createScreen(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    resource: AdminResource,
+    refused?: { posted: PostedForm; message: string; problems: { field: string; message: string }[]; status: number },
+  ) {
+    const create = op(resource.create);
+    if (!create) return reply.callNotFound();
+    const fields = bodyFields(create);
+    const form = schemaForm({
+      action: `/admin/${resource.key}/new`,
+      fields,
+      state: {
+        values: {},
+        posted: refused?.posted,
+        problems: refused?.problems ?? [],
+        message: refused?.message,
+        choices: await choicesFor(deps, request, fields),
+      },
+      csrf: reply.generateCsrf(),
+      submit: resource.createLabel ?? `Create ${resource.singular}`,
+    });
+    return page(request, reply, {
+      title: resource.createLabel ?? `New ${resource.singular}`,
+      current: resource.key,
+      status: refused?.status,
+      body: html`<p class="meta">${create.title}.</p>${form}`,
+    });
+  }
+
+  app.get(
+    '/admin/:key/new',
+    { schema: { params: KeyParams }, ...ADMIN_ROUTE, preHandler: adminGate() },
+    async (request, reply) => {
+      const resource = resourceOf(request);
+      return resource ? createScreen(request, reply, resource) : reply.callNotFound();
+    },
+  );
+
+  app.post(
+    '/admin/:key/new',
+    { schema: { params: KeyParams, body: DerivedFormBody }, ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
+    async (request, reply) => {
+      const resource = resourceOf(request);
+      const create = op(resource?.create);
+      if (!resource || !create) return reply.callNotFound();
+      const posted = request.body ?? {};
+      const { body, problems } = bodyFromForm(bodyFields(create), posted);
+      if (problems.length)
+        return createScreen(request, reply, resource, { posted, message: undefined as never, problems, status: 400 });
+      const answer = await deps.call(request, create.name, body);
+      if (answer.status >= 300)
+        return createScreen(request, reply, resource, { posted, ...refusal(answer), status: answer.status });
+      const id = answer.body.id;
+      const target =
+        typeof id === 'string' && resource.get
+          ? `/admin/${resource.key}/${encodeURIComponent(id)}`
+          : `/admin/${resource.key}`;
+      return reply.redirect(`${target}?notice=${create.name}`, 303);
+    },
+  );
+
+  async function editScreen(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    resource: AdminResource,
+    id: string | undefined,
+    refused?: {
+      posted: PostedForm;
+      message: string | undefined;
+      problems: { field: string; message: string }[];
+      status: number;
+    },
+  ) {
+    const update = op(resource.update);
+    const get = op(resource.get);
+    if (!get) return reply.callNotFound();
+    const current = await deps.call(request, get.name, id ? { id } : {});
+    if (current.status !== 200) return reply.callNotFound();
+    const action = id ? `/admin/${resource.key}/${encodeURIComponent(id)}/edit` : `/admin/${resource.key}/edit`;
+    const form = update
+      ? schemaForm({
+          action,
+          fields: bodyFields(update),
+          state: {
+            values: current.body,
+            posted: refused?.posted,
+            problems: refused?.problems ?? [],
+            message: refused?.message,
+          },
+          csrf: reply.generateCsrf(),
+          submit: 'Save changes',
+        })
+      : objectFacts(current.body, link);
+    const preview = resource.preview === 'theme' ? themePreview() : '';
+    const title = id ? `Edit ${resource.singular}` : resource.label;
+    return page(request, reply, {
+      title,
+      current: resource.key,
+      status: refused?.status,
+      notice: noticeOf(request),
+      body: html`${id ? html`<p><a href="/admin/${resource.key}/${encodeURIComponent(id)}">Back to the ${resource.singular}</a></p>` : ''}${preview}${form}`,
+    });
+  }
+
+  const saveEdit = async (
+    request: FastifyRequest & { params: Partial<Params>; body: PostedForm },
+    reply: FastifyReply,
+  ) => {
+    const resource = resourceOf(request);
+    const update = op(resource?.update);
+    const get = op(resource?.get);
+    if (!resource || !update || !get) return reply.callNotFound();
+    const id = request.params.id;
+    const args = id ? { id } : {};
+    const current = await deps.call(request, get.name, args);
+    if (current.status !== 200) return reply.callNotFound();
+    const posted = request.body ?? {};
+    const { body, problems } = bodyFromForm(bodyFields(update), posted, current.body);
+    if (problems.length)
+      return editScreen(request, reply, resource, id, { posted, message: undefined, problems, status: 400 });
+    const answer = await deps.call(request, update.name, { ...args, ...body });
+    if (answer.status >= 300)
+      return editScreen(request, reply, resource, id, { posted, ...refusal(answer), status: answer.status });
+    const back = id ? `/admin/${resource.key}/${encodeURIComponent(id)}` : `/admin/${resource.key}`;
+    return reply.redirect(`${back}?notice=${update.name}`, 303);
+  };
+
+  app.post(
+    '/admin/:key/edit',
+    { schema: { params: KeyParams, body: DerivedFormBody }, ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
+    saveEdit,
+  );
+  app.post(
+    '/admin/:key/:id/edit',
+    { schema: { params: Params, body: DerivedFormBody }, ...ADMIN_ROUTE, preHandler: adminPostGate(app) },
+    saveEdit,
+  );
+
+  app.get(
+    '/admin/:key/:id/edit',
+    { schema: { params: Params }, ...ADMIN_ROUTE, preHandler: adminGate() },
+    async (request, reply) => {
+      const resource = resourceOf(request);
+      return resource ? editScreen(request, reply, resource, request.params.id) : reply.callNotFound();
+    },
+  );
+
+  app.get(
+    '/admin/:key/:id',
+    { schema: { params: Params }, ...ADMIN_ROUTE, preHandler: adminGate() },
+    async (request, reply) => {
+      const resource = resourceOf(request);
+      const get = op(resource?.get);
+      if (!resource || !get || get.route.args.params.length !== 1) return reply.callNotFound();
+      const id = request.params.id;
+      const answer = await deps.call(request, get.name, { id });
+      if (answer.status !== 200) return reply.callNotFound();
+      const object = answer.body;
+      const here = `/admin/${resource.key}/${encodeURIComponent(id)}`;
+      const { actions, children } = objectOperations(deps.operations, resource);
+      const buttons: ActionButton[] = actions.map((tool) => {
+        const onlyId = tool.route.args.params.length === 1 && bodyFields(tool).every((f) => !f.required);
+        const direct = onlyId && bodyFields(tool).length === 0;
+        const query = new URLSearchParams({
+          id,
+          return_to:
+            tool.route.method === 'DELETE' && tool.route.args.params.length === 1 ? `/admin/${resource.key}` : here,
+        });
+        return {
+          name: tool.name,
+          label: actionLabel(tool, resource.singular),
+          direct,
+          href: `/admin/operations/${tool.name}${direct ? '' : `?${query}`}`,
+          danger: needsConfirmation(tool),
+        };
+      });
+      const lists: SafeHtml[] = [];
+      for (const child of children) {
+        const rows = await deps.call(request, child.name, { id });
+        if (rows.status !== 200 || !Array.isArray(rows.body.data)) continue;
+        const data = rows.body.data as Row[];
+        const naming = ['title', 'name', 'email', 'number', 'id'];
+        const first = data[0] ?? {};
+        const shape = (k: string) =>
+          typeof first[k] !== 'object' || first[k] === null || 'amount' in (first[k] as object);
+        const columns = Object.keys(first)
+          .filter((k) => k !== naming.find((n) => n in first) && !['id', 'body', 'description'].includes(k))
+          .filter((k) => first[k] !== id && shape(k))
+          .slice(0, 5);
+        lists.push(
+          html`<section><h2>${listLabel(child, resource.singular)}</h2>${rowsTable({
+            rows: data,
+            title: naming,
+            columns,
+            href: (row) => (typeof row.id === 'string' ? link(row.id) : undefined),
+            link,
+          })}</section>`,
+        );
+      }
+      const edit = html`<ul class="actions">${op(resource.update) ? html`<li><a class="button" href="${here}/edit">Edit</a></li>` : ''}${(
+        resource.screens ?? []
+      ).map(
+        (screen) => html`<li><a class="button secondary" href="${here}/${screen.path}">${screen.label}</a></li>`,
+      )}</ul>`;
+      const body = html`${edit}${actionBar(
+        buttons.map((b) => (b.direct ? { ...b, href: `${b.href}?${new URLSearchParams({ id })}` } : b)),
+        reply.generateCsrf(),
+        here,
+      )}${objectFacts(object, link)}${(resource.markdown ?? [])
+        .filter((f) => typeof object[f] === 'string' && object[f] !== '')
+        .map(
+          (f) =>
+            html`<section class="rendered"><h2>${labelOf(f)}, as the site shows it</h2>${markdownHtml(String(object[f]))}</section>`,
+        )}${Object.entries(object)
+        .filter(
+          ([, v]) => Array.isArray(v) && v.length > 0 && v.every((item) => typeof item === 'object' && item !== null),
+        )
+        .map(
+          ([key, v]) =>
+            html`<section><h2>${labelOf(key)}</h2>${rowsTable({
+              rows: v as Row[],
+              title: ['title', 'name', 'email', 'id'],
+              columns: Object.keys((v as Row[])[0] ?? {}).slice(0, 6),
+              href: () => undefined,
+              link,
+            })}</section>`,
+        )}${lists}`;
+      const named = resource.title.some((f) => typeof object[f] === 'string' || typeof object[f] === 'number');
+      return page(request, reply, {
+        title: named ? `${labelOf(resource.singular)} ${rowName(object, resource.title)}` : labelOf(resource.singular),
+        current: resource.key,
+        notice: noticeOf(request),
+        body,
+      });
+    },
+  );
+}

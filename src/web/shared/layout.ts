@@ -1,0 +1,100 @@
+import type { User } from '../../identity/schema.ts';
+import { html, type SafeHtml } from '../../text/html.ts';
+
+/** What every page shows of the school's look: its logo and menu (the colours come from /assets/theme.css). */
+export type SiteLook = {
+  logoUrl: string | null;
+  navigation: { label: string; url: string }[];
+  /** Changes whenever the theme stylesheet does, so the link to it can be cached for good. */
+  themeVersion: string;
+};
+
+export type PageContext = { schoolName: string | undefined; viewer: User | undefined; look?: SiteLook };
+
+/** The menu of a school that has not chosen one: its public site. */
+export const DEFAULT_NAVIGATION = [
+  { label: 'Courses', url: '/courses' },
+  { label: 'Events', url: '/events' },
+  { label: 'Lecturers', url: '/lecturers' },
+  { label: 'Posts', url: '/posts' },
+];
+
+export type LayoutOptions = {
+  /** Extra elements of <head>: description, canonical link, Open Graph tags, JSON-LD. */
+  head?: SafeHtml;
+  /** The path the page is at, so "Sign in" can come back to it. */
+  path?: string;
+};
+
+export function layout(ctx: PageContext, title: string, body: SafeHtml, options: LayoutOptions = {}): string {
+  const school = ctx.schoolName ?? 'Lyceum';
+  const look = ctx.look;
+  const back = options.path && options.path !== '/' ? `?return_to=${encodeURIComponent(options.path)}` : '';
+  const account = ctx.viewer
+    ? html`${ctx.viewer.role === 'student' ? '' : html`<a href="/admin">Admin</a> <a href="/dashboard">Dashboard</a> `}<a href="/learn">My courses</a> <a href="/orders">My orders</a> <span>Signed in as ${ctx.viewer.name}</span> <a href="/signout">Sign out</a>`
+    : html`<a href="/signin${back}">Sign in</a> <a href="/signup${back}">Create account</a>`;
+  const menu = look ? (look.navigation.length ? look.navigation : DEFAULT_NAVIGATION) : [];
+  const brand = look?.logoUrl ? html`<img src="${look.logoUrl}" alt="${school}" class="logo">` : school;
+  return `<!doctype html>${html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title === school ? school : `${title} · ${school}`}</title>
+<link rel="stylesheet" href="/assets/site.css">
+<link rel="stylesheet" href="/assets/theme.css${look ? `?v=${look.themeVersion}` : ''}">
+${options.head ?? ''}
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header><a class="brand" href="/">${brand}</a>${
+    menu.length
+      ? html`<nav aria-label="Site" class="site-nav"><ul>${menu.map((item) => html`<li><a href="${item.url}">${item.label}</a></li>`)}</ul></nav>`
+      : ''
+  }<nav aria-label="Account" class="account">${account}</nav></header>
+<main id="main">
+<h1>${title}</h1>
+${body}
+</main>
+<footer><p>${school} · Powered by Lyceum</p></footer>
+</body>
+</html>`}`;
+}
+
+export type FieldProblem = { field: string; message: string };
+
+/**
+ * The problems of a refused form above it. `link`, when given, makes each problem a link to its field, named by the
+ * field's label (a form of many fields, where the reader jumps to the one to correct).
+ */
+export function errorSummary(
+  message: string | undefined,
+  problems: FieldProblem[] = [],
+  link?: { href: (field: string) => string; label: (field: string) => string },
+): SafeHtml {
+  if (!message && problems.length === 0) return html``;
+  const item = (p: FieldProblem) =>
+    link
+      ? html`<li><a href="${link.href(p.field)}">${link.label(p.field)}</a>: ${p.message}</li>`
+      : html`<li>${p.field}: ${p.message}</li>`;
+  return html`<div class="error" role="alert"><p>${message ?? 'Please correct the fields below.'}</p>${
+    problems.length ? html`<ul>${problems.map(item)}</ul>` : ''
+  }</div>`;
+}
+
+export function field(opts: {
+  name: string;
+  label: string;
+  type?: string;
+  value?: string;
+  autocomplete?: string;
+  required?: boolean;
+  minlength?: number;
+}): SafeHtml {
+  const id = `f-${opts.name}`;
+  return html`<p><label for="${id}">${opts.label}</label>
+<input id="${id}" name="${opts.name}" type="${opts.type ?? 'text'}" value="${opts.value ?? ''}"${
+    opts.autocomplete ? html` autocomplete="${opts.autocomplete}"` : ''
+  }${opts.required === false ? '' : html` required`}${opts.minlength ? html` minlength="${opts.minlength}"` : ''}></p>`;
+}
+
+export const csrfField = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;

@@ -1,0 +1,170 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { errors } from '../../http/errors.ts';
+import { isStaff } from '../../http/principal.ts';
+import { learnPath } from '../account/player-view.ts';
+import { coursePath } from '../shared/course-cards.ts';
+import { metaTags } from '../shared/meta.ts';
+import { Key, ListQuery, SlugParams, Text } from '../shared/page-schemas.ts';
+import { browse, one, type SiteDeps, schoolFacts, visibleLecturers, withQuery } from '../shared/site-deps.ts';
+import { summary } from '../shared/text.ts';
+import { viewerPrincipal } from '../shared/viewer.ts';
+import { type CatalogFilters, catalogView } from './catalog-view.ts';
+import { checkoutPath } from './checkout-view.ts';
+import { type CourseAction, courseJsonLd, courseView, type OutlineSection } from './course-view.ts';
+import { lessonView } from './lesson-view.ts';
+
+export const CATALOG_PAGE_SIZE = 12;
+const LECTURER_ID = /^lec_[0-9a-z]{26}$/;
+const LECTURER_CHOICES = 100;
+
+/** Whatever a filter of the catalog's form says that means something; the rest is ignored, as a search box should. */
+function filtersOf(query: Record<string, unknown>): CatalogFilters {
+  const price = one(query.price);
+  const lecturer = one(query.lecturer);
+  return {
+    q: one(query.q).trim().slice(0, 100),
+    lecturer: LECTURER_ID.test(lecturer) ? lecturer : '',
+    price: price === 'free' || price === 'paid' ? price : '',
+  };
+}
+
+/**
+ * The catalog (/courses), a course's page (/courses/<slug>) and its lessons (/courses/<slug>/lessons/<id>). Who may
+ * see what is the courses and curriculum services' rule for the viewer: anyone sees published public and unlisted
+ * courses and preview lessons, enrolled students their private courses, staff everything (drafts are marked); the
+ * catalog lists the published public courses only. Anything else is 404.
+ */
+export function registerCoursePages(fastify: FastifyInstance, deps: SiteDeps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { courses, curriculum, lecturers } = deps.areas;
+  const config = { page: true, sharedPage: true };
+
+  app.get(
+    '/courses',
+    {
+      schema: {
+        querystring: ListQuery({
+          q: Type.Optional(Text()),
+          lecturer: Type.Optional(Text()),
+          price: Type.Optional(Text()),
+        }),
+      },
+      config,
+    },
+    async (request, reply) => {
+      const principal = viewerPrincipal(request.viewer);
+      const filters = filtersOf(request.query);
+      const href = (cursor: { after?: string; before?: string }) => withQuery('/courses', { ...filters, ...cursor });
+      const [school, page, choices] = await Promise.all([
+        schoolFacts(deps.areas.school),
+        browse(
+          request.query,
+          CATALOG_PAGE_SIZE,
+          (cursor) =>
+            courses.list(principal, {
+              ...cursor,
+              status: 'published',
+              visibility: 'public',
+              ...(filters.q ? { q: filters.q } : {}),
+              ...(filters.lecturer ? { lecturer_id: filters.lecturer } : {}),
+              ...(filters.price ? { price: filters.price } : {}),
+            }),
+          href,
+        ),
+        lecturers.list(principal, { status: 'active', limit: LECTURER_CHOICES }),
+      ]);
+      const searched = filters.q || filters.lecturer || filters.price || request.query.after || request.query.before;
+      const body = catalogView({
+        courses: page.data,
+        filters,
+        lecturers: choices.data,
+        locale: school.locale,
+        previousHref: page.previousHref,
+        nextHref: page.nextHref,
+      });
+      const head = metaTags({
+        title: 'Courses',
+        description: `Every course of ${school.name}.`,
+        url: `${deps.baseUrl}/courses`,
+        siteName: school.name,
+        // One canonical catalog for search engines; its filtered and later pages are for people.
+        noindex: Boolean(searched),
+      });
+      return deps.pages.send(request, reply, 'Courses', body, { head });
+    },
+  );
+
+  /** For someone already in the course (enrolled, or staff): the way into its player; undefined for the rest. */
+  async function learnerWay(
+    principal: ReturnType<typeof viewerPrincipal>,
+    courseId: string,
+    slug: string,
+  ): Promise<CourseAction | undefined> {
+    if (principal.kind !== 'user') return undefined;
+    if (isStaff(principal)) return { kind: 'continue', href: learnPath(slug), label: 'Open the course' };
+    const { data } = await deps.areas.students.listEnrollments(principal, 'me', { course_id: courseId, limit: 1 });
+    const status = data[0]?.status;
+    if (status === 'active') return { kind: 'continue', href: learnPath(slug), label: 'Continue learning' };
+    if (status === 'completed') return { kind: 'continue', href: learnPath(slug), label: 'Review the course' };
+    return undefined;
+  }
+
+  const outlineOf = async (principal: ReturnType<typeof viewerPrincipal>, courseId: string) =>
+    (await curriculum.outline(principal, courseId)).map(
+      ({ section, lessons }): OutlineSection => ({ id: section.id, title: section.title, lessons }),
+    );
+
+  app.get('/courses/:slug', { schema: { params: SlugParams }, config }, async (request, reply) => {
+    const principal = viewerPrincipal(request.viewer);
+    const course = await courses.get(principal, request.params.slug);
+    const [school, outline, people] = await Promise.all([
+      schoolFacts(deps.areas.school),
+      outlineOf(principal, course.id),
+      visibleLecturers(lecturers, principal, course.lecturer_ids),
+    ]);
+    const path = coursePath(course.slug);
+    const way = await learnerWay(principal, course.id, course.slug);
+    const action: CourseAction = way
+      ? way
+      : !course.enrollment_open
+        ? { kind: 'closed' }
+        : course.price
+          ? { kind: 'buy', href: deps.areas.orders.takesPayments ? checkoutPath('course', course.slug) : null }
+          : request.viewer
+            ? { kind: 'enroll', csrf: reply.generateCsrf() }
+            : { kind: 'sign-in', href: `/signin?return_to=${encodeURIComponent(path)}` };
+    const data = { course, lecturers: people, outline, locale: school.locale, action };
+    const head = metaTags({
+      title: course.title,
+      description: summary(course.subtitle || course.description || course.title),
+      url: `${deps.baseUrl}${path}`,
+      siteName: school.name,
+      image: course.cover_url,
+      noindex: course.status !== 'published' || course.visibility !== 'public',
+      jsonLd: courseJsonLd(data, { baseUrl: deps.baseUrl, schoolName: school.name }),
+    });
+    return deps.pages.send(request, reply, course.title, courseView(data), { head });
+  });
+
+  app.get(
+    '/courses/:slug/lessons/:lesson',
+    { schema: { params: Type.Object({ slug: Key, lesson: Key }) }, config },
+    async (request, reply) => {
+      const principal = viewerPrincipal(request.viewer);
+      const course = await courses.get(principal, request.params.slug);
+      const lesson = await curriculum.getLesson(principal, request.params.lesson);
+      if (lesson.course_id !== course.id) throw errors.notFound('lesson');
+      const school = await schoolFacts(deps.areas.school);
+      const head = metaTags({
+        title: lesson.title,
+        description: `A lesson of ${course.title}.`,
+        url: `${deps.baseUrl}${coursePath(course.slug)}/lessons/${lesson.id}`,
+        siteName: school.name,
+        noindex: lesson.locked || course.visibility !== 'public' || course.status !== 'published',
+      });
+      return deps.pages.send(request, reply, lesson.title, lessonView({ course, lesson }), { head });
+    },
+  );
+}

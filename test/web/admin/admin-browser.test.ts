@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { seedDemoSchool } from '../../../src/demo/seed.ts';
+import { adminScreens } from '../../support/admin-pages.ts';
+import { accessibilityProblems, launchChromium, photograph, screenshotDir } from '../../support/browser.ts';
+import { engines } from '../../support/databases.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
+import { WebClient } from '../../support/web-client.ts';
+
+const SIZES = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
+
+// One engine is enough for the browser: what the data layer decides is tested over HTTP on both.
+const engine = engines[0] ?? 'sqlite';
+
+describe(`every admin screen in Chromium (${engine})`, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let owner: { email: string; password: string };
+  const shots = screenshotDir('admin');
+
+  before(async () => {
+    server = await startTestServer(engine);
+    const demo = await seedDemoSchool(server.database.db);
+    const account = demo.accounts.find((a) => a.role === 'owner');
+    owner = { email: account?.email ?? '', password: account?.password ?? '' };
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('no serious or critical axe violation on any screen; each is photographed at phone and desktop widths', async () => {
+    const client = new WebClient(server.url);
+    await client.submit('/signin', '/signin', owner);
+    const screens = await adminScreens(client);
+    const context = await browser.newContext({ viewport: SIZES.desktop });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/signin`);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+    const problems: string[] = [];
+    for (const path of screens) {
+      for (const [size, viewport] of Object.entries(SIZES)) {
+        await page.setViewportSize(viewport);
+        const response = await page.goto(`${server.url}${path}`);
+        assert.equal(response?.status(), 200, path);
+        const [where = '', query = ''] = path.split('?');
+        const from = new URLSearchParams(query).get('return_to')?.split('/')[2];
+        const name = `${where.replace(/^\/admin\/?/, '').replace(/[^a-zA-Z0-9_-]+/g, '-') || 'overview'}${from ? `-on-${from}` : ''}`;
+        await photograph(page, join(shots, `${name}-${size}.png`));
+        if (size === 'desktop')
+          for (const problem of await accessibilityProblems(page)) problems.push(`${path}: ${problem}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});

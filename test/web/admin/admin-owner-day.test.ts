@@ -1,0 +1,260 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { apiClient, createUser, tokenFor } from '../../support/api.ts';
+import { accessibilityProblems, launchChromium, photograph, screenshotDir } from '../../support/browser.ts';
+import { engines } from '../../support/databases.ts';
+import { mp4 } from '../../support/files.ts';
+import { startTestServer, type TestServer } from '../../support/server.ts';
+import { completeSetup, csrfOf, OWNER, signedInClient } from '../../support/web-client.ts';
+
+/** The one browser function these tests call, typed here (the test files are compiled without the DOM library). */
+type BrowserWindow = { getComputedStyle(element: unknown): { color: string } };
+
+// One engine is enough for the browser: what the data layer decides is tested over HTTP on both.
+const engine = engines[0] ?? 'sqlite';
+
+/**
+ * A day in an owner's life, in Chromium, through the admin only: everything is done by clicking and typing as a
+ * person would, and each screen on the way is checked with axe.
+ */
+describe(`an owner's day in the admin (${engine})`, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  const shots = screenshotDir('admin-owner-day');
+  const problems: string[] = [];
+
+  /** Checks the screen the owner is on, then photographs it. */
+  const look = async (name: string) => {
+    for (const problem of await accessibilityProblems(page)) problems.push(`${name}: ${problem}`);
+    await photograph(page, join(shots, `${name}.png`));
+  };
+  /** A form field by its label as shown, with or without the required mark. */
+  const field = (label: string) =>
+    page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?$`));
+  const notice = () => page.locator('.notice').textContent();
+
+  before(async () => {
+    server = await startTestServer(engine, { PAYMENTS_PROVIDER: 'test' });
+    await completeSetup(server.url, server.setupUrl ?? '');
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    page.setDefaultTimeout(5000);
+    await page.goto(`${server.url}/signin?return_to=%2Fadmin`);
+    await field('Email').fill(OWNER.email);
+    await field('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.waitForURL(`${server.url}/admin`);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('creates and publishes a course with a section and a lesson', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Courses' }).click();
+    await page.getByRole('link', { name: 'New course' }).click();
+    await look('new-course');
+    await field('Title').fill('Pottery at Home');
+    await field('Slug').fill('pottery-at-home');
+    await field('Price: amount').fill('49.00');
+    await field('Price: currency (EUR, USD …)').fill('EUR');
+    await page.getByRole('button', { name: 'Create course' }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    const coursePage = page.url().split('?')[0] ?? '';
+
+    await page.getByRole('link', { name: 'New section' }).click();
+    await field('Title').fill('Getting started');
+    await page.getByRole('button', { name: /section/i }).click();
+    assert.equal(page.url().split('?')[0], coursePage);
+    await page.getByRole('link', { name: 'Getting started' }).click();
+    const sectionPage = page.url().split('?')[0] ?? '';
+    await page.getByRole('link', { name: 'New lesson' }).click();
+    await field('Title').fill('Welcome to the wheel');
+    await field('Body').fill('# Welcome\n\nClay, water and **patience**.');
+    await page.getByRole('button', { name: /lesson/i }).click();
+    assert.equal(page.url().split('?')[0], sectionPage);
+    await page.getByRole('link', { name: 'Welcome to the wheel' }).click();
+    const lessonPage = page.url().split('?')[0] ?? '';
+    await page.getByRole('link', { name: 'Upload a file' }).click();
+    await page
+      .getByLabel(/^File for/)
+      .setInputFiles({ name: 'wheel.mp4', mimeType: 'video/mp4', buffer: mp4(3_000_000) });
+    await page.getByText('Uploaded wheel.mp4 (100 %); the lesson now uses it.').waitFor();
+    assert.equal(await page.locator('progress').getAttribute('value'), '100');
+    await look('lesson-upload');
+    await page.goto(lessonPage);
+    assert.match((await page.locator('main').textContent()) ?? '', /ast_/, 'the lesson names its uploaded file');
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    await page.goto(sectionPage);
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.goto(coursePage);
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    await look('course-published');
+    const pub = await fetch(`${server.url}/courses/pottery-at-home`);
+    assert.equal(pub.status, 200, 'the course is on the public site');
+  });
+
+  test('invites a student and enrolls them in the course', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Students' }).click();
+    await page.getByRole('link', { name: 'Invite a student' }).click();
+    await field('Email').fill('nina@school.test');
+    await field('Name').fill('Nina Novak');
+    await page.getByRole('button', { name: 'Invite a student' }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    await page.getByRole('link', { name: 'Enroll', exact: true }).click();
+    await field('Course').selectOption({ label: 'Pottery at Home' });
+    await look('enroll-student');
+    await page.getByRole('button', { name: /enroll/i }).click();
+    await look('enrolled');
+    assert.match((await notice()) ?? '', /Done/);
+    assert.match((await page.locator('main').textContent()) ?? '', /Pottery at Home|crs_/);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Overview' }).click();
+    const enrollments = page.locator('.figures div', { hasText: 'Enrollments' }).locator('dd');
+    assert.equal(await enrollments.textContent(), '1', 'the overview counts the new enrollment');
+    assert.match((await page.locator('.overview').textContent()) ?? '', /Nina Novak/);
+    await look('overview');
+  });
+
+  test('issues a coupon', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Coupons' }).click();
+    await page.getByRole('link', { name: 'New coupon' }).click();
+    await field('Code').fill('SPRING20');
+    await field('Percent off').fill('20');
+    await page.getByRole('button', { name: 'Create coupon' }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    await look('coupon');
+  });
+
+  test('refunds part of an order a student paid for', async () => {
+    const student = await createUser(server, 'student', 'Bea Buyer');
+    const buyer = apiClient(server.url, await tokenFor(server, student, 'account:write'));
+    const started = await buyer.post<{ order: { id: string; number: number }; payment_url: string }>(
+      '/api/v1/account/orders',
+      { item: { type: 'course', key: 'pottery-at-home' } },
+    );
+    assert.equal(started.status, 201, JSON.stringify(started.body));
+    const web = await signedInClient(server.url, student);
+    const payPage = await web.get(new URL(started.body.payment_url).pathname);
+    const paid = await web.postForm(new URL(started.body.payment_url).pathname, {
+      _csrf: csrfOf(payPage.text),
+      outcome: 'pay',
+    });
+    assert.equal(paid.status, 303);
+
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Orders' }).click();
+    await page.getByRole('link', { name: String(started.body.order.number), exact: true }).click();
+    await page.getByRole('link', { name: 'Refund', exact: true }).click();
+    await field('Amount').fill('1000');
+    await look('refund');
+    await page.getByRole('button', { name: /refund/i }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    assert.match((await page.locator('main').textContent()) ?? '', /partially_refunded/);
+    assert.match(
+      (await page.locator('main').textContent()) ?? '',
+      /Payments[\s\S]*charge[\s\S]*refund/,
+      "the order's payments",
+    );
+  });
+
+  test('hides a rude comment, and the post no longer shows it', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Posts' }).click();
+    await page.getByRole('link', { name: 'New post' }).click();
+    await field('Title').fill('Studio news');
+    await field('Body').fill('The kiln is back.');
+    await page.getByRole('button', { name: 'Create post' }).click();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    const post = await fetch(`${server.url}/posts`);
+    const slug = /href="\/posts\/([a-z0-9-]+)"/.exec(await post.text())?.[1] ?? '';
+    const student = await createUser(server, 'student', 'Rude Ron');
+    const web = await signedInClient(server.url, student);
+    const postPage = await web.get(`/posts/${slug}`);
+    const said = await web.postForm(`/posts/${slug}/comments`, {
+      _csrf: csrfOf(postPage.text),
+      body: 'This is rubbish!',
+    });
+    assert.equal(said.status, 303);
+
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Comments' }).click();
+    await page.getByRole('link', { name: 'This is rubbish!' }).click();
+    await page.getByRole('button', { name: 'Hide', exact: true }).click();
+    await look('hide-comment');
+    await page.getByRole('button', { name: /hide/i }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    assert.doesNotMatch(await (await fetch(`${server.url}/posts/${slug}`)).text(), /This is rubbish!/);
+  });
+
+  test('changes the colours and the public site follows', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Appearance' }).click();
+    await field('Primary').fill('#8b1e3f');
+    const previewed = await page
+      .locator('.theme-preview a')
+      .first()
+      .evaluate((a) => (globalThis as unknown as BrowserWindow).getComputedStyle(a).color);
+    assert.equal(previewed, 'rgb(139, 30, 63)', 'the preview follows before saving');
+    await look('appearance-preview');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    assert.match((await notice()) ?? '', /Done/);
+    await page.goto(`${server.url}/courses`);
+    const colour = await page
+      .locator('header .site-nav a')
+      .first()
+      .evaluate((a) => (globalThis as unknown as BrowserWindow).getComputedStyle(a).color);
+    assert.equal(colour, 'rgb(139, 30, 63)');
+  });
+
+  test('the audit log shows every write of the day, each by the owner through the admin, nothing missing', async () => {
+    const reader = apiClient(server.url, await tokenFor(server, OWNER, 'school:read'));
+    const entries: { operation: string; channel: string; actor: { email: string } | null }[] = [];
+    let cursor = '';
+    for (;;) {
+      const page = await reader.get<{ data: typeof entries; next_cursor: string | null }>(
+        `/api/v1/audit-log?limit=100${cursor ? `&starting_after=${cursor}` : ''}`,
+      );
+      entries.push(...page.body.data);
+      if (!page.body.next_cursor) break;
+      cursor = page.body.next_cursor;
+    }
+    const byAdmin = entries.filter((e) => e.channel === 'admin').reverse();
+    assert.deepEqual(
+      byAdmin.map((e) => e.operation),
+      [
+        'createCourse',
+        'createSection',
+        'createLesson',
+        'createAsset',
+        'uploadAssetContent',
+        'updateLesson',
+        'publishLesson',
+        'publishSection',
+        'publishCourse',
+        'createStudent',
+        'enrollStudent',
+        'createCoupon',
+        'refundOrder',
+        'createPost',
+        'publishPost',
+        'hideComment',
+        'updateAppearance',
+      ],
+    );
+    assert.ok(byAdmin.every((e) => e.actor?.email === OWNER.email));
+    assert.ok(
+      entries.some((e) => e.channel === 'api' && e.operation === 'startCheckout'),
+      "the student's checkout",
+    );
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit log' }).click();
+    assert.match((await page.locator('main').textContent()) ?? '', /updateAppearance/);
+    await look('audit-log');
+  });
+
+  test('no screen on the way had a serious or critical accessibility problem', () => {
+    assert.deepEqual(problems, []);
+  });
+});
