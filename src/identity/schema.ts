@@ -54,11 +54,6 @@ export const ResetPasswordForm = Type.Object(
 );
 export type ResetPasswordForm = Static<typeof ResetPasswordForm>;
 
-export const SignOutForm = Type.Object({ _csrf: Csrf }, { additionalProperties: false });
-
-/** A form that is only a button (its CSRF token and nothing else). */
-export const ButtonForm = SignOutForm;
-
 export type User = {
   id: string;
   email: string;
