@@ -82,9 +82,17 @@ const READS = new Set([
   'analytics/store.ts: order_items',
   'analytics/store.ts: orders',
   'analytics/store.ts: payments',
+  'analytics/store.ts: plan_prices',
   'analytics/store.ts: school',
+  'analytics/store.ts: subscriptions',
   'certificates/store.ts: courses',
+  'coupons/service.ts: courses',
+  'coupons/service.ts: membership_plans',
+  'coupons/service.ts: products',
+  'coupons/store.ts: courses',
+  'coupons/store.ts: membership_plans',
   'coupons/store.ts: orders',
+  'coupons/store.ts: products',
   'courses/store.ts: enrollments',
   'courses/store.ts: lecturers',
   'curriculum/store.ts: courses',
@@ -92,6 +100,9 @@ const READS = new Set([
   'digital-products/store.ts: assets',
   'digital-products/store.ts: order_items',
   'digital-products/store.ts: plan_products',
+  'events/store.ts: courses',
+  'events/store.ts: lecturers',
+  'events/store.ts: membership_plans',
   'events/store.ts: school',
   'forms/store.ts: pages',
   'forms/store.ts: school',
@@ -118,6 +129,25 @@ const WRITES = new Set(['insertInto', 'updateTable', 'deleteFrom', 'mergeInto'])
 const NAMED =
   /\b(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*'([a-z_]+)(?: as \w+)?'/g;
 
+/** Raw SQL (sql`…`): the tables after FROM, JOIN, INTO and UPDATE. */
+const RAW = /\bsql(?:<[^`]*?>)?`([^`]*)`/g;
+const RAW_TABLE = /\b(from|join|into|update)\s+([a-z_]+)/gi;
+/** A table chosen at run time from a union of names (`table: 'courses' | 'products'`), or from a map (`table: 'x'`). */
+const CHOSEN = /\btable\??:\s*((?:'[a-z_]+'\s*\|\s*)*'[a-z_]+')/g;
+
+/** Every table a source names, with how: a built query's method, `raw` SQL, or `chosen` at run time. */
+function named(source: string): [method: string, table: string][] {
+  const found: [string, string][] = [];
+  for (const [, method, table] of source.matchAll(NAMED)) if (method && table) found.push([method, table]);
+  for (const [, text] of source.matchAll(RAW))
+    for (const [, verb, table] of (text ?? '').matchAll(RAW_TABLE))
+      if (verb && table && table in OWNERS) found.push([/into|update/i.test(verb) ? 'insertInto' : 'raw', table]);
+  for (const [, union] of source.matchAll(CHOSEN))
+    for (const [, table] of (union ?? '').matchAll(/'([a-z_]+)'/g))
+      if (table && table in OWNERS) found.push(['chosen', table]);
+  return found;
+}
+
 export function tableProblems(root: string): string[] {
   const problems: string[] = [];
   const tables = readFileSync(join(root, 'src/db/tables.ts'), 'utf8');
@@ -132,8 +162,7 @@ export function tableProblems(root: string): string[] {
     if (!area.isDirectory()) continue;
     for (const file of readdirSync(join(areasDir, area.name)).filter((f) => f.endsWith('.ts'))) {
       const source = readFileSync(join(areasDir, area.name, file), 'utf8');
-      for (const [, method, table] of source.matchAll(NAMED)) {
-        if (!(method && table)) continue;
+      for (const [method, table] of named(source)) {
         const owner = OWNERS[table];
         const where = `src/areas/${area.name}/${file}`;
         if (owner === undefined) problems.push(`${where}: names ${table}, which no area or floor owns`);
@@ -160,7 +189,7 @@ export function tableProblems(root: string): string[] {
 
 if (import.meta.main) {
   const problems = tableProblems(process.cwd());
-  for (const problem of problems) console.error(`✘ ${problem}`);
+  for (const problem of new Set(problems)) console.error(`✘ ${problem}`);
   if (problems.length) process.exit(1);
   console.log(
     `✔ every table named in src/areas/ is its area's, a floor's below, or a listed read (${READS.size} left)`,
