@@ -70,6 +70,7 @@ import { pagesStore } from './pages/store.ts';
 import { postsRoutes } from './posts/routes.ts';
 import { postsService } from './posts/service.ts';
 import { postsStore } from './posts/store.ts';
+import { references } from './references.ts';
 import { schoolRoutes } from './school/routes.ts';
 import { schoolService } from './school/service.ts';
 import { schoolStore } from './school/store.ts';
@@ -202,10 +203,25 @@ export function buildAreas(
     oauth: deps.oauth,
     onAccessChange: deps.onAccessChange,
   });
+  const people = usersStore();
+  const refs = references({
+    course: coursesStore().existingIds,
+    plan: plansRows.existingIds,
+    product: digitalProductsStore().existingIds,
+    lecturer: lecturersStore().existingIds,
+    user: people.existingIds,
+  });
   const analytics = analyticsService({ ...deps, store: analyticsStore() });
-  const coupons = couponsService({ ...deps, store: couponsStore() });
+  const coupons = couponsService({ ...deps, store: couponsStore(), references: refs });
   const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage, memberships });
-  const events = eventsService({ ...deps, store: eventsStore(), mail: deps.mail, memberships, students });
+  const events = eventsService({
+    ...deps,
+    store: eventsStore(),
+    mail: deps.mail,
+    memberships,
+    students,
+    references: refs,
+  });
   const orders = ordersService({
     ...deps,
     store: ordersData,

@@ -16,6 +16,10 @@ const PUBLIC_COLUMNS = [
 
 export function usersStore() {
   return {
+    /** Which of `ids` are people of the school. */
+    existingIds: async (ex: Executor, ids: string[]) =>
+      (await ex.selectFrom('users').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+
     findById: (ex: Executor, id: string): Promise<User | undefined> =>
       ex.selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst(),
 

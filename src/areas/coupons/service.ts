@@ -6,6 +6,7 @@ import { errors } from '../../http/errors.ts';
 import { csvLine } from '../csv.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
+import type { References } from '../references.ts';
 import { insertBatch, randomCode } from './batches.ts';
 import { appliesToOf, couponRedemptions } from './redemptions.ts';
 import type { Coupon, CouponBatch, CouponBulkCreate, CouponCreate, CouponListQuery, CouponUpdate } from './schema.ts';
@@ -70,7 +71,7 @@ const field = (name: string, code: string, message: string) =>
  * a number of times. The state (scheduled, active, expired, exhausted, disabled) is derived by the one SQL rule in the
  * store. Redeeming is for the checkout (redemptions.ts), inside its order transaction.
  */
-export function couponsService(deps: AreaDeps & { store: CouponsStore }) {
+export function couponsService(deps: AreaDeps & { store: CouponsStore; references: References }) {
   const { db, clock, store } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('coupon');
@@ -92,20 +93,11 @@ export function couponsService(deps: AreaDeps & { store: CouponsStore }) {
     }
   }
 
-  async function checkItems(
-    list: string[] | undefined,
-    table: 'courses' | 'membership_plans' | 'products',
-    name: string,
-  ) {
+  async function checkItems(list: string[] | undefined, kind: 'course' | 'plan' | 'product', name: string) {
     if (!list?.length) return;
-    const found = new Set(await store.existing(db, table, list));
+    const found = await deps.references.existing(db, kind, list);
     const missing = list.filter((id) => !found.has(id));
-    if (missing.length)
-      throw field(
-        `applies_to.${name}`,
-        'not_found',
-        `No such ${table === 'membership_plans' ? 'plan' : table.slice(0, -1)}: ${missing.join(', ')}.`,
-      );
+    if (missing.length) throw field(`applies_to.${name}`, 'not_found', `No such ${kind}: ${missing.join(', ')}.`);
   }
 
   /** The term columns after applying `input` to `current` (a new coupon: nothing), checked; a 400 naming the field. */
@@ -159,9 +151,9 @@ export function couponsService(deps: AreaDeps & { store: CouponsStore }) {
             'applies_to names no course, plan or product; list some, or use {"all": true}.',
           );
         }
-        await checkItems(course_ids, 'courses', 'course_ids');
-        await checkItems(plan_ids, 'membership_plans', 'plan_ids');
-        await checkItems(product_ids, 'products', 'product_ids');
+        await checkItems(course_ids, 'course', 'course_ids');
+        await checkItems(plan_ids, 'plan', 'plan_ids');
+        await checkItems(product_ids, 'product', 'product_ids');
         next.applies_to = JSON.stringify({ course_ids, plan_ids, product_ids });
       }
     }

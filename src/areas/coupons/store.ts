@@ -153,12 +153,6 @@ export function couponsStore() {
           .returning('coupon_id')
           .executeTakeFirst()
       )?.coupon_id,
-
-    /** Which of `ids` exist in `table`. */
-    existing: async (ex: Executor, table: 'courses' | 'membership_plans' | 'products', ids: string[]) =>
-      ids.length === 0
-        ? []
-        : (await ex.selectFrom(table).select('id').where('id', 'in', ids).execute()).map((r) => r.id),
   };
 }
 

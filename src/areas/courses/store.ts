@@ -2,6 +2,10 @@ import type { CoursesTable, Executor } from '../../db/tables.ts';
 
 export function coursesStore() {
   return {
+    /** Which of `ids` are courses (another area's input may name them). */
+    existingIds: async (ex: Executor, ids: string[]) =>
+      (await ex.selectFrom('courses').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+
     baseQuery: (ex: Executor) => ex.selectFrom('courses').selectAll(),
 
     findByIdOrSlug: (ex: Executor, key: string) =>

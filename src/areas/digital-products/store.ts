@@ -3,6 +3,10 @@ import type { Executor, ProductGrantsTable, ProductsTable } from '../../db/table
 
 export function digitalProductsStore() {
   return {
+    /** Which of `ids` are products (another area's input may name them). */
+    existingIds: async (ex: Executor, ids: string[]) =>
+      (await ex.selectFrom('products').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+
     baseQuery: (ex: Executor) => ex.selectFrom('products').selectAll(),
 
     findByIdOrSlug: (ex: Executor, key: string) =>

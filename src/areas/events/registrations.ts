@@ -4,6 +4,7 @@ import { errors, type FieldError } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
+import type { References } from '../references.ts';
 import { withRowLock } from '../row-locks.ts';
 import type { StudentsService } from '../students/service.ts';
 import type { MembershipRule } from '../subscriptions/service.ts';
@@ -42,6 +43,8 @@ export function eventRegistrations(
     notices: EventNotices;
     memberships: Pick<MembershipRule, 'activePlanIds'>;
     students: Pick<StudentsService, 'holdsCourse'>;
+    /** Which of the people, courses, plans and lecturers an event names exist. */
+    references: References;
     find: (key: string, ex?: Executor) => Promise<EventRow>;
     reread: (trx: Executor, id: string) => Promise<EventRow>;
     toEvent: (ex: Executor, principal: Principal, row: EventRow) => Promise<Event>;
@@ -191,7 +194,7 @@ export function eventRegistrations(
         // The event first: an unknown event is 404 whatever the body says (read before the lock: SQLite's one
         // connection is the writer's).
         await find(eventId);
-        if (!(await store.existing(db, 'users', [input.user_id])).has(input.user_id)) {
+        if (!(await deps.references.existing(db, 'user', [input.user_id])).has(input.user_id)) {
           const message = `No user ${input.user_id}.`;
           throw errors.invalidRequest(message, [{ field: 'user_id', code: 'not_found', message }]);
         }

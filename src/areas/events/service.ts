@@ -6,6 +6,7 @@ import { ANONYMOUS, isStaff, type Principal } from '../../http/principal.ts';
 import { TIMEZONES } from '../../identity/schema.ts';
 import type { AreaDeps } from '../deps.ts';
 import { type ListPage, paginate, paginateBy } from '../pagination.ts';
+import type { References } from '../references.ts';
 import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
 import type { StudentsService } from '../students/service.ts';
@@ -33,6 +34,8 @@ export function eventsService(
     memberships: Pick<MembershipRule, 'activePlanIds'>;
     /** Who studies which course now (an event may be for one course's students). */
     students: Pick<StudentsService, 'holdsCourse'>;
+    /** Which of the people, courses, plans and lecturers an event names exist. */
+    references: References;
   },
 ) {
   const { db, clock, store, config } = deps;
@@ -144,12 +147,12 @@ export function eventsService(
       });
     }
     const refs = [
-      ['course_id', 'courses', input.course_id ? [input.course_id] : []],
-      ['plan_id', 'membership_plans', input.plan_id ? [input.plan_id] : []],
-      ['lecturer_ids', 'lecturers', input.lecturer_ids ?? []],
+      ['course_id', 'course', input.course_id ? [input.course_id] : []],
+      ['plan_id', 'plan', input.plan_id ? [input.plan_id] : []],
+      ['lecturer_ids', 'lecturer', input.lecturer_ids ?? []],
     ] as const;
-    for (const [field, table, ids] of refs) {
-      const found = await store.existing(db, table, [...ids]);
+    for (const [field, kind, ids] of refs) {
+      const found = await deps.references.existing(db, kind, [...ids]);
       for (const id of ids) {
         if (!found.has(id))
           fields.push({ field, code: 'not_found', message: `No ${field.replace(/_ids?$/, '')} ${id}.` });

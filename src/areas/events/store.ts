@@ -214,12 +214,6 @@ export function eventsStore() {
         .execute();
     },
 
-    existing: async (ex: Executor, table: 'courses' | 'membership_plans' | 'lecturers' | 'users', ids: string[]) => {
-      if (ids.length === 0) return new Set<string>();
-      const rows = await ex.selectFrom(table).select('id').where('id', 'in', ids).execute();
-      return new Set(rows.map((r) => r.id));
-    },
-
     /**
      * The events in a person's calendar feed that end after `since`: those they hold a live registration for, and
      * those they were registered for when the event was canceled (so calendars show the cancellation).

@@ -2,6 +2,10 @@ import type { Executor, LecturersTable } from '../../db/tables.ts';
 
 export function lecturersStore() {
   return {
+    /** Which of `ids` are lecturers (another area's input may name them). */
+    existingIds: async (ex: Executor, ids: string[]) =>
+      (await ex.selectFrom('lecturers').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+
     baseQuery: (ex: Executor) => ex.selectFrom('lecturers').selectAll(),
 
     findById: (ex: Executor, id: string) =>

@@ -3,6 +3,10 @@ import { includedCourses } from './included-courses.ts';
 
 export function plansStore() {
   return {
+    /** Which of `ids` are membership_plans (another area's input may name them). */
+    existingIds: async (ex: Executor, ids: string[]) =>
+      (await ex.selectFrom('membership_plans').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+
     baseQuery: (ex: Executor) => ex.selectFrom('membership_plans').selectAll(),
 
     findByIdOrSlug: (ex: Executor, key: string) =>
