@@ -114,6 +114,17 @@ export function buildAreas(
     addressKey: (address: string) => string;
   },
 ) {
+  // Another area's objects named in an input are checked with their owners (areas/references.ts).
+  const people = usersStore();
+  const refs = references({
+    course: coursesStore().existingIds,
+    plan: plansStore().existingIds,
+    product: digitalProductsStore().existingIds,
+    lecturer: lecturersStore().existingIds,
+    user: people.existingIds,
+    page: pagesStore().existingIds,
+  });
+  const school = schoolService({ ...deps, store: schoolStore() });
   const memberships = membershipRule(deps.config.SUBSCRIPTION_GRACE_DAYS);
   const invites = invitations({ clock: deps.clock, users: usersStore(), mail: deps.mail });
   const subscriptionRows = subscriptionsStore();
@@ -156,10 +167,9 @@ export function buildAreas(
     comments: commentsCleanup,
   });
   const lecturers = lecturersService({ ...deps, store: lecturersStore(), storage });
-  const school = schoolService({ ...deps, store: schoolStore() });
   const appearance = appearanceService({ ...deps, store: appearanceStore(), storage });
   const pages = pagesService({ ...deps, store: pagesStore() });
-  const forms = formsService({ ...deps, store: formsStore(), mail: deps.mail });
+  const forms = formsService({ ...deps, store: formsStore(), mail: deps.mail, school, references: refs });
   const posts = postsService({
     ...deps,
     store: postsStore(),
@@ -203,15 +213,7 @@ export function buildAreas(
     oauth: deps.oauth,
     onAccessChange: deps.onAccessChange,
   });
-  const people = usersStore();
-  const refs = references({
-    course: coursesStore().existingIds,
-    plan: plansRows.existingIds,
-    product: digitalProductsStore().existingIds,
-    lecturer: lecturersStore().existingIds,
-    user: people.existingIds,
-  });
-  const analytics = analyticsService({ ...deps, store: analyticsStore() });
+  const analytics = analyticsService({ ...deps, store: analyticsStore(), school });
   const coupons = couponsService({ ...deps, store: couponsStore(), references: refs });
   const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage, memberships });
   const events = eventsService({
@@ -221,6 +223,7 @@ export function buildAreas(
     memberships,
     students,
     references: refs,
+    school,
   });
   const orders = ordersService({
     ...deps,

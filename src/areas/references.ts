@@ -1,7 +1,7 @@
 import type { Executor } from '../db/tables.ts';
 
 /** What another area's object an input may point at: a coupon at the courses, plans and products it applies to, … */
-export type ReferenceKind = 'course' | 'plan' | 'product' | 'lecturer' | 'user';
+export type ReferenceKind = 'course' | 'plan' | 'product' | 'lecturer' | 'user' | 'page';
 
 /**
  * Which of `ids` exist, asked of the area that owns each kind (filled at the composition root, areas/index.ts), so an

@@ -2,6 +2,7 @@ import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
+import type { SchoolSettings } from '../school-settings.ts';
 import {
   addDays,
   addMonths,
@@ -58,7 +59,7 @@ function bucketIndex(edges: number[], ms: number): number {
  * Analytics for staff: time series of the school's figures in its own calendar, and per-course figures. Read only;
  * every figure comes from the rows themselves (and revenue from the ledger's rollup), so it is never out of date.
  */
-export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
+export function analyticsService(deps: AreaDeps & { store: AnalyticsStore; school: SchoolSettings }) {
   const { db, clock, store } = deps;
 
   function requireStaff(principal: Principal) {
@@ -66,7 +67,7 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore }) {
   }
 
   async function schoolCalendar() {
-    const school = await store.school(db);
+    const school = await deps.school.settings(db);
     return { timeZone: school?.timezone ?? 'UTC', currency: school?.default_currency ?? 'EUR' };
   }
 

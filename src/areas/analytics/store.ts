@@ -29,9 +29,6 @@ const courseShare = sql<number>`cast(p.amount as bigint) * oi.amount / o.total`;
 
 export function analyticsStore() {
   return {
-    school: (ex: Executor) =>
-      ex.selectFrom('school').select(['timezone', 'default_currency']).limit(1).executeTakeFirst(),
-
     findCourse: (ex: Executor, id: string) =>
       ex.selectFrom('courses').select(['id', 'title']).where('id', '=', id).executeTakeFirst(),
 

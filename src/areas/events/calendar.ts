@@ -6,6 +6,7 @@ import type { Principal } from '../../http/principal.ts';
 import { loadOrCreateSecret } from '../../security/server-secrets.ts';
 import { randomToken, sha256 } from '../../security/tokens.ts';
 import type { AreaDeps } from '../deps.ts';
+import type { SchoolSettings } from '../school-settings.ts';
 import type { Event } from './schema.ts';
 import type { EventRow, EventsStore } from './store.ts';
 
@@ -30,6 +31,7 @@ type Entry = { row: EventRow; joinUrl: string | null; status: ICalEventStatus };
 export function eventCalendars(
   deps: AreaDeps & {
     store: EventsStore;
+    school: SchoolSettings;
     find: (key: string, ex?: Executor) => Promise<EventRow>;
     toEvent: (ex: Executor, principal: Principal, row: EventRow) => Promise<Event>;
   },
@@ -80,7 +82,7 @@ export function eventCalendars(
         ? ICalEventStatus.TENTATIVE
         : ICalEventStatus.CONFIRMED;
 
-  const schoolName = async () => (await store.school(db))?.name ?? 'Lyceum';
+  const schoolName = async () => (await deps.school.settings(db)).name;
 
   function userOf(principal: Principal) {
     if (principal.kind !== 'user') throw errors.accessDenied('Sign in to have a calendar feed.');

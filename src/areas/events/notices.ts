@@ -1,6 +1,7 @@
 import type { EventsTable, Executor } from '../../db/tables.ts';
 import type { AccountMail } from '../../mail/account-mail.ts';
 import { type EventMessageKind, eventMessage } from '../../mail/event-messages.ts';
+import type { SchoolSettings } from '../school-settings.ts';
 import type { EventsStore } from './store.ts';
 import { eventWhen } from './when.ts';
 
@@ -14,11 +15,11 @@ type Person = { id: string; email: string; name: string };
  * a promotion, a move, a cancel, the reminder), so a change rolled back sends nothing. Times are written in the
  * event's own zone and name it; the `.ics` is linked (the outbox carries no attachments).
  */
-export function eventNotices(deps: { mail: EventMail; store: EventsStore; baseUrl: string }) {
+export function eventNotices(deps: { mail: EventMail; store: EventsStore; school: SchoolSettings; baseUrl: string }) {
   const { mail, store, baseUrl } = deps;
 
   async function facts(ex: Executor, event: EventsTable) {
-    const locale = (await store.school(ex))?.locale ?? 'en';
+    const { locale } = await deps.school.settings(ex);
     const at = (start: string, end: string) => eventWhen({ starts_at: start, ends_at: end }, event.timezone, locale);
     const joinOpensAt = new Date(Date.parse(event.starts_at) - event.join_opens_minutes * 60_000).toISOString();
     const page = `${baseUrl}/events/${encodeURIComponent(event.slug)}`;

@@ -8,6 +8,7 @@ import type { AreaDeps } from '../deps.ts';
 import { type ListPage, paginate, paginateBy } from '../pagination.ts';
 import type { References } from '../references.ts';
 import { withRowLock } from '../row-locks.ts';
+import type { SchoolSettings } from '../school-settings.ts';
 import { slugRules } from '../slugs.ts';
 import type { StudentsService } from '../students/service.ts';
 import type { MembershipRule } from '../subscriptions/service.ts';
@@ -36,12 +37,13 @@ export function eventsService(
     students: Pick<StudentsService, 'holdsCourse'>;
     /** Which of the people, courses, plans and lecturers an event names exist. */
     references: References;
+    school: SchoolSettings;
   },
 ) {
   const { db, clock, store, config } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('event');
-  const notices = eventNotices({ mail: deps.mail, store, baseUrl: config.BASE_URL });
+  const notices = eventNotices({ mail: deps.mail, store, school: deps.school, baseUrl: config.BASE_URL });
 
   /** The events as `principal` sees them at `at`: counts, lecturers, their own registration and the join URL. */
   async function toEvents(ex: Executor, principal: Principal, rows: EventRow[], at = now()): Promise<Event[]> {
@@ -205,7 +207,7 @@ export function eventsService(
         description: input.description ?? '',
         starts_at: new Date(input.starts_at).toISOString(),
         ends_at: new Date(input.ends_at).toISOString(),
-        timezone: input.timezone ?? (await store.school(db))?.timezone ?? 'UTC',
+        timezone: input.timezone ?? (await deps.school.settings(db)).timezone,
         address: input.address ?? null,
         join_url: input.join_url ?? null,
         join_opens_minutes: input.join_opens_minutes ?? DEFAULT_JOIN_OPENS_MINUTES,

@@ -230,7 +230,6 @@ export function eventsStore() {
         .execute() as Promise<(EventRow & { registration_status: EventRegistrationsTable['status'] })[]>,
 
     /** What events are written with: the school's name, locale and time zone. */
-    school: (ex: Executor) => ex.selectFrom('school').select(['name', 'locale', 'timezone']).executeTakeFirst(),
 
     feedOf: (ex: Executor, userId: string) =>
       ex.selectFrom('calendar_feeds').selectAll().where('user_id', '=', userId).executeTakeFirst(),

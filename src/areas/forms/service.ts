@@ -6,7 +6,9 @@ import type { RateLimiter } from '../../security/rate-limiter.ts';
 import { csvLine } from '../csv.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
+import type { References } from '../references.ts';
 import { withRowLock } from '../row-locks.ts';
+import type { SchoolSettings } from '../school-settings.ts';
 import { checkDefinition, lostField } from './definition.ts';
 import type { FormMail } from './mail.ts';
 import type {
@@ -68,6 +70,8 @@ export function formsService(
   deps: AreaDeps & {
     store: FormsStore;
     mail: FormMail;
+    school: SchoolSettings;
+    references: References;
     limiter: RateLimiter;
     /** The rate-limit key of a client address: a keyed hash, so the counters hold no address either. */
     addressKey: (address: string) => string;
@@ -88,7 +92,7 @@ export function formsService(
   }
 
   async function checkPage(ex: Executor, pageId: string | null | undefined) {
-    if (pageId && !(await store.pageExists(ex, pageId)))
+    if (pageId && !(await deps.references.existing(ex, 'page', [pageId])).has(pageId))
       throw errors.invalidRequest(`No page ${pageId}.`, [
         { field: 'page_id', code: 'not_found', message: 'No such page.' },
       ]);
@@ -277,7 +281,9 @@ export function formsService(
           };
           await store.insertSubmission(trx, row);
           const recipients = JSON.parse(form.notify_emails) as string[];
-          const to = recipients.length ? recipients : await store.defaultRecipients(trx);
+          // Nobody named: the support address, else every owner and staff.
+          const support = recipients.length ? null : (await deps.school.settings(trx)).support_email;
+          const to = recipients.length ? recipients : support ? [support] : await store.staffEmails(trx);
           const lines = fields.map((f) => ({ label: f.label, value: shownValue(f, values[f.name]) }));
           for (const address of to)
             await deps.mail.formSubmitted(trx, { to: address, form: { id: form.id, title: form.title }, lines });

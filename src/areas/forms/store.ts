@@ -30,9 +30,6 @@ export function formsStore() {
         .orderBy('id')
         .execute(),
 
-    pageExists: async (ex: Executor, id: string) =>
-      (await ex.selectFrom('pages').select('id').where('id', '=', id).executeTakeFirst()) !== undefined,
-
     insert: async (ex: Executor, row: FormsTable) => {
       await ex.insertInto('forms').values(row).execute();
     },
@@ -70,10 +67,8 @@ export function formsStore() {
       await ex.insertInto('form_submissions').values(row).execute();
     },
 
-    /** Who is told of a submission when the form names nobody: the support address, else every owner and staff. */
-    defaultRecipients: async (ex: Executor): Promise<string[]> => {
-      const school = await ex.selectFrom('school').select('support_email').executeTakeFirst();
-      if (school?.support_email) return [school.support_email];
+    /** Every active owner's and staff member's address, oldest first. */
+    staffEmails: async (ex: Executor): Promise<string[]> => {
       const staff = await ex
         .selectFrom('users')
         .select('email')

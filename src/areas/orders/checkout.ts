@@ -6,9 +6,10 @@ import { isStaff, type Principal } from '../../http/principal.ts';
 import type { CheckoutRequest, PaymentProvider } from '../../payments/provider.ts';
 import type { CoursesService } from '../courses/service.ts';
 import type { AreaDeps } from '../deps.ts';
+import type { SchoolSettings } from '../school-settings.ts';
 import type { StudentsService } from '../students/service.ts';
 import type { Fulfilment } from './fulfilment.ts';
-import type { BuyerPort, CouponPort, PlanPort, ProductPort, SaleLine, SchoolPort, SubscriptionPort } from './ports.ts';
+import type { BuyerPort, CouponPort, PlanPort, ProductPort, SaleLine, SubscriptionPort } from './ports.ts';
 import type { OrdersReader } from './reader.ts';
 import type { CheckoutItem, Order } from './schema.ts';
 import type { OrdersStore } from './store.ts';
@@ -62,7 +63,7 @@ export function checkoutService(
     courses: Pick<CoursesService, 'get'>;
     students: Pick<StudentsService, 'holdsCourse' | 'closedCourse'>;
     users: BuyerPort;
-    school: SchoolPort;
+    school: SchoolSettings;
     plans: PlanPort | undefined;
     products: ProductPort | undefined;
     coupons: CouponPort | undefined;
@@ -152,7 +153,7 @@ export function checkoutService(
   });
 
   async function schoolCurrency() {
-    return (await deps.school.regional(db)).default_currency;
+    return (await deps.school.settings(db)).default_currency;
   }
 
   async function holds(ex: Executor, userId: string, sale: Sale) {

@@ -76,9 +76,6 @@ export type RevenuePort = {
   ): Promise<void>;
 };
 
-/** The school's settings an order is made and told in: its default currency and its locale. */
-export type SchoolPort = { regional(ex: Executor): Promise<{ default_currency: string; locale: string }> };
-
 /** The people who buy: the identity layer's users. */
 export type BuyerPort = {
   findById(ex: Executor, id: string): Promise<{ id: string; email: string; name: string } | undefined>;

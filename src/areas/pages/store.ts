@@ -2,6 +2,10 @@ import type { Executor, PagesTable } from '../../db/tables.ts';
 
 export function pagesStore() {
   return {
+    /** Which of `ids` are pages (a form may be placed on one). */
+    existingIds: async (ex: Executor, ids: string[]) =>
+      (await ex.selectFrom('pages').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+
     baseQuery: (ex: Executor) => ex.selectFrom('pages').selectAll(),
 
     findByIdOrSlug: (ex: Executor, key: string) =>

@@ -83,10 +83,16 @@ export function schoolService(deps: AreaDeps & { store: SchoolStore }) {
   }
 
   return {
-    /** The school's currency and locale, as orders are priced and receipts told (defaults before set-up). */
-    async regional(ex: Executor = db) {
+    /** What other areas speak in: name, currency, locale, time zone, support address (defaults before set-up). */
+    async settings(ex: Executor = db) {
       const row = await store.get(ex);
-      return { default_currency: row?.default_currency ?? 'EUR', locale: row?.locale ?? 'en' };
+      return {
+        name: row?.name ?? 'Lyceum',
+        default_currency: row?.default_currency ?? 'EUR',
+        locale: row?.locale ?? 'en',
+        timezone: row?.timezone ?? 'UTC',
+        support_email: row?.support_email ?? null,
+      };
     },
 
     async get(principal: Principal) {
