@@ -2,7 +2,6 @@ import type { EventsTable, Executor } from '../../db/tables.ts';
 import type { AccountMail } from '../../mail/account-mail.ts';
 import { type EventMessageKind, eventMessage } from '../../mail/event-messages.ts';
 import type { SchoolSettings } from '../school-settings.ts';
-import type { EventsStore } from './store.ts';
 import { eventWhen } from './when.ts';
 
 /** How the events area sends mail: `mail/account-mail.ts` implements it (queued in the caller's transaction). */
@@ -15,8 +14,8 @@ type Person = { id: string; email: string; name: string };
  * a promotion, a move, a cancel, the reminder), so a change rolled back sends nothing. Times are written in the
  * event's own zone and name it; the `.ics` is linked (the outbox carries no attachments).
  */
-export function eventNotices(deps: { mail: EventMail; store: EventsStore; school: SchoolSettings; baseUrl: string }) {
-  const { mail, store, baseUrl } = deps;
+export function eventNotices(deps: { mail: EventMail; school: SchoolSettings; baseUrl: string }) {
+  const { mail, baseUrl } = deps;
 
   async function facts(ex: Executor, event: EventsTable) {
     const { locale } = await deps.school.settings(ex);

@@ -43,7 +43,7 @@ export function eventsService(
   const { db, clock, store, config } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('event');
-  const notices = eventNotices({ mail: deps.mail, store, school: deps.school, baseUrl: config.BASE_URL });
+  const notices = eventNotices({ mail: deps.mail, school: deps.school, baseUrl: config.BASE_URL });
 
   /** The events as `principal` sees them at `at`: counts, lecturers, their own registration and the join URL. */
   async function toEvents(ex: Executor, principal: Principal, rows: EventRow[], at = now()): Promise<Event[]> {
