@@ -1,0 +1,18 @@
+import type { BrowserServer } from 'playwright-core';
+import { CHROMIUM_ENDPOINT, launchChromiumServer } from './browser.ts';
+
+/**
+ * `npm test`'s --test-global-setup: one Chromium for the whole run. Its endpoint is published in the environment
+ * that every test file's process (and the CLI's browser opener) inherits; launchChromium() connects to it, so a run
+ * starts Chromium once instead of once per browser file. A file run alone without this setup launches its own.
+ */
+let server: BrowserServer | undefined;
+
+export async function globalSetup() {
+  server = await launchChromiumServer();
+  process.env[CHROMIUM_ENDPOINT] = server.wsEndpoint();
+}
+
+export async function globalTeardown() {
+  await server?.close();
+}
