@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BrowserServer } from 'playwright-core';
 import { CHROMIUM_ENDPOINT, launchChromiumServer } from './browser.ts';
 
@@ -9,6 +11,7 @@ import { CHROMIUM_ENDPOINT, launchChromiumServer } from './browser.ts';
 let server: BrowserServer | undefined;
 
 export async function globalSetup() {
+  process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'lyceum-test-compile-cache');
   server = await launchChromiumServer();
   process.env[CHROMIUM_ENDPOINT] = server.wsEndpoint();
 }
