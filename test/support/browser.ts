@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Download, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless; the flags keep it from reaching for the network on its own. */
 const launchOptions = {
@@ -65,4 +66,9 @@ export async function photograph(page: Page, path: string): Promise<void> {
     }
   }
   await page.screenshot({ path });
+}
+
+/** A download's content as text; read through its stream, which (unlike `path()`) works on the run's shared Chromium. */
+export async function downloadedText(download: Download): Promise<string> {
+  return text(await download.createReadStream());
 }
