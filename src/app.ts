@@ -26,6 +26,7 @@ import { loggerOptions } from './http/logging.ts';
 import { installNulGuard } from './http/nul-guard.ts';
 import { responseCache } from './http/response-cache.ts';
 import { installSecurityHeaders, schoolSecurityHeaders } from './http/security-headers.ts';
+import { serializerController } from './http/validation.ts';
 import { emailVerificationService } from './identity/email-verification.ts';
 import { passwordResetService } from './identity/password-reset.ts';
 import { sessionService } from './identity/sessions.ts';
@@ -117,6 +118,7 @@ export async function buildApp(deps: AppDeps) {
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
+    schemaController: serializerController,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // The 404 page's context is built below with the page services; it is first asked for once the app is serving.

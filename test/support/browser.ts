@@ -1,23 +1,39 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Download, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless; the flags keep it from reaching for the network on its own. */
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+/** The environment variable through which test/support/global-setup.ts shares the run's one Chromium. */
+export const CHROMIUM_ENDPOINT = 'LYCEUM_TEST_CHROMIUM_ENDPOINT';
+
+/** The run's shared Chromium (see global-setup.ts), served over Playwright's protocol. */
+export function launchChromiumServer() {
+  return chromium.launchServer(launchOptions);
+}
+
+/**
+ * A browser for one test file: a connection to the run's shared Chromium when `npm test` started one, else a Chromium
+ * of its own. Either way `close()` ends what the file opened (its contexts and pages), and nothing of another file's.
+ */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const endpoint = process.env[CHROMIUM_ENDPOINT];
+  return endpoint ? chromium.connect(endpoint) : chromium.launch(launchOptions);
 }
 
 /** A folder for a test's screenshots, under .test-artifacts/ (ignored by git). */
@@ -50,4 +66,9 @@ export async function photograph(page: Page, path: string): Promise<void> {
     }
   }
   await page.screenshot({ path });
+}
+
+/** A download's content as text; read through its stream, which (unlike `path()`) works on the run's shared Chromium. */
+export async function downloadedText(download: Download): Promise<string> {
+  return text(await download.createReadStream());
 }

@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import ICAL from 'ical.js';
 import type { Browser, Page } from 'playwright-core';
 import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../../support/api.ts';
-import { accessibilityProblems, launchChromium, photograph, screenshotDir } from '../../support/browser.ts';
+import {
+  accessibilityProblems,
+  downloadedText,
+  launchChromium,
+  photograph,
+  screenshotDir,
+} from '../../support/browser.ts';
 import { engines } from '../../support/databases.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { startSmtpServer } from '../../support/smtp.ts';
@@ -127,7 +132,7 @@ describe(`events in Chromium (${engine})`, () => {
         page.waitForEvent('download'),
         page.getByRole('link', { name: 'Add to calendar (.ics)' }).click(),
       ]);
-      const ics = await readFile((await download.path()) as string, 'utf8');
+      const ics = await downloadedText(download);
       const calendar = new ICAL.Component(ICAL.parse(ics));
       const vevent = calendar.getFirstSubcomponent('vevent');
       assert.ok(vevent, 'the file holds an event');
