@@ -171,7 +171,8 @@ export async function registerMcpRoutes(
       const stepUp = [...new Set([...principal.scopes, missing.scope])].join(' ');
       return challenge(reply, 403, {
         error: 'insufficient_scope',
-        description: `The tool ${missing.tool} needs the ${missing.scope} scope, which this token does not hold. Refreshing the token cannot add it: authorize again, with the same client registration, asking for scope=${stepUp} (the scope this tool needs plus those already held); the person is asked to consent once more.`,
+        // No "name=value" in the text: clients find scope= in the header with a regex, and the first match wins.
+        description: `The tool ${missing.tool} needs the ${missing.scope} scope, which this token does not hold. Refreshing the token cannot add it: authorize again with the same client registration, asking for these scopes: ${stepUp} (the one this tool needs plus those already held); the person is asked to consent once more.`,
         scope: stepUp,
       });
     }
