@@ -168,10 +168,12 @@ export async function registerMcpRoutes(
           description: `The tool ${missing.tool} needs the ${missing.scope} scope, which a ${principal.role} cannot grant. A ${principal.role} may grant: ${grantable}.`,
         });
       }
+      const stepUp = [...new Set([...principal.scopes, missing.scope])].join(' ');
       return challenge(reply, 403, {
         error: 'insufficient_scope',
-        description: `The tool ${missing.tool} needs the ${missing.scope} scope, which this token does not hold; sign in again granting it.`,
-        scope: [...new Set([...principal.scopes, missing.scope])].join(' '),
+        // No "name=value" in the text: clients find scope= in the header with a regex, and the first match wins.
+        description: `The tool ${missing.tool} needs the ${missing.scope} scope, which this token does not hold. Refreshing the token cannot add it: authorize again with the same client registration, asking for these scopes: ${stepUp} (the one this tool needs plus those already held); the person is asked to consent once more.`,
+        scope: stepUp,
       });
     }
     const cacheKey = answerCacheKey(body, principal, request.headers);

@@ -14,6 +14,7 @@ import { kyselyAdapterFactory } from './adapter.ts';
 import { publicOnlyFetch } from './outbound-fetch.ts';
 import {
   assertHonestClientName,
+  assertKnownScopes,
   assertLoopbackRedirects,
   cimdRedirectsAllowed,
   isHonestClientName,
@@ -26,6 +27,7 @@ const { Check, base: basePolicy } = interactionPolicy;
 
 export const INTERACTION_TTL_SECONDS = 600;
 const PROVIDER_SESSION_TTL_SECONDS = 3600;
+export const SELF_REGISTERED_SCOPE = ALL_SCOPES.join(' ');
 
 /**
  * Every authorization passes through the school's own sign-in check: the provider's session cookie alone never
@@ -158,6 +160,12 @@ export function createProvider(deps: ProviderDeps): Provider {
       validator(ctx, key, _value, metadata) {
         if (key !== 'lyceum_registration_policy') return;
         delete metadata.lyceum_registration_policy;
+        // Every client here registered itself (dynamically or by a metadata document). Its requested scope is
+        // replaced by every scope the interface defines (RFC 7591 §3.2.1), stored clients included: consent and the
+        // person's role decide what a grant holds (interactions/routes.ts), and pinning the client to its first
+        // request made a later step-up to another area end in invalid_scope before the person was even asked.
+        if (ctx) assertKnownScopes(metadata.scope);
+        metadata.scope = SELF_REGISTERED_SCOPE;
         // No ctx: a stored client being rebuilt, or a metadata-document client (checked by allowClient).
         if (!ctx) return;
         if (metadata.application_type !== 'native') {

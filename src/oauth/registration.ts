@@ -1,6 +1,7 @@
 import { errors } from 'oidc-provider';
 import { DECEPTIVE, withoutDeceptive } from '../security/deceptive-text.ts';
 import { ACCEPTED_FORM } from '../security/oauth-endpoints.ts';
+import { isScope } from '../security/scopes.ts';
 
 /**
  * Self-service registration admits only loopback redirect URIs (RFC 8252 §7.3): `http`, host 127.0.0.1 or [::1]
@@ -44,6 +45,19 @@ export function assertHonestClientName(name: unknown): void {
   if (isHonestClientName(name)) return;
   throw new errors.InvalidClientMetadata(
     'client_name must be 1–100 characters with no control, zero-width or bidirectional-formatting characters (they can make one app look like another)',
+  );
+}
+
+/**
+ * A registration's scope is replaced by every scope there is (provider.ts), but one naming a scope that does not exist
+ * is still refused, as any unknown input is.
+ */
+export function assertKnownScopes(scope: unknown): void {
+  if (scope === undefined) return;
+  const unknown = typeof scope === 'string' ? scope.split(' ').filter((s) => s && !isScope(s)) : [String(scope)];
+  if (unknown.length === 0) return;
+  throw new errors.InvalidClientMetadata(
+    `scope names scopes this server does not define: ${unknown.join(' ')} (scopes_supported in the authorization server metadata lists those it does)`,
   );
 }
 
