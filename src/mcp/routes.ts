@@ -228,7 +228,7 @@ export async function registerMcpRoutes(
 
   /**
    * The micro-cache of tool answers for the two shared views (anonymous callers and staff), as the REST catalog list
-   * has (LIST_CACHE_MS). Only read-only tools that serve anonymous callers qualify: only their staff answer is the same
+   * has (LIST_CACHE_MS), and of tools/list for everyone. Only read-only tools that serve anonymous callers qualify: only their staff answer is the same
    * for every staff member (getAccount, for one, is not). The whole request but its id is the key, with every header
    * the SDK judges a request by, so a cached answer never skips a check; large requests are not cached.
    */
@@ -240,11 +240,15 @@ export async function registerMcpRoutes(
       id?: unknown;
       jsonrpc?: unknown;
     };
-    if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
     if (typeof id !== 'string' && typeof id !== 'number') return undefined;
-    const tool = deps.mcp.toolFor(params.name, params.arguments);
-    const view = sharedView(principal);
-    if (!tool?.annotations.readOnlyHint || !tool.anonymous || !view) return undefined;
+    let view: string | undefined;
+    // The tool list is the same for every caller: one entry serves them all.
+    if (method === 'tools/list') view = 'everyone';
+    else if (method === 'tools/call' && typeof params?.name === 'string') {
+      const tool = deps.mcp.toolFor(params.name, params.arguments);
+      if (tool?.annotations.readOnlyHint && tool.anonymous) view = sharedView(principal);
+    }
+    if (!view) return undefined;
     const checked = Object.keys(headers)
       .filter((name) => name.startsWith('mcp-') || name === 'accept')
       .sort()

@@ -607,6 +607,9 @@ for (const engine of engines) {
         later.tools.map((t) => t.name),
         first.tools.slice(10).map((t) => t.name),
       );
+      const again = await mcpPost(server.url, { jsonrpc: '2.0', id: 'again', method: 'tools/list' });
+      assert.equal(again.headers.get('x-cache'), 'hit', 'the list is the same for everyone: micro-cached');
+      assert.equal(again.json().id, 'again');
       const bad = await mcpPost(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 'x' } });
       assert.equal((bad.json().error as { code: number }).code, -32602);
     });
