@@ -51,7 +51,7 @@ await benchEachEngine(async (engine, bare) => {
       const direct = loadRow(`tools/call getCourse (bearer, /mcp token)${suffix}`, server.pid, url, get);
       const viaCall = loadRow(`tools/call callOperation → getCourse (bearer)${suffix}`, server.pid, url, generic);
       return [
-        ...(n === 0 ? [loadRow('tools/list (the default list, anonymous)', server.pid, url, list)] : []),
+        loadRow(`tools/list (the default list, anonymous)${suffix}`, server.pid, url, list),
         loadRow(`tools/call listCourses {q} (anonymous)${suffix}`, server.pid, url, search),
         direct,
         { ...viaCall, reference: direct },
