@@ -37,12 +37,12 @@ export function catalogTools(deps: { areas: Areas; documents: readonly AgentDocu
       title: 'Get a course with its curriculum outline',
       description:
         'One course by id (crs_…) or slug, with its sections and lessons in order: titles, types, durations, which ' +
-        'lessons are free previews (their text is included) and which are locked. Works without signing in for ' +
-        'published public or unlisted courses. Use listCourses (q, lecturer_id filters) to find the course first.',
+        'lessons are free previews (their text is included) and which are locked. No sign-in needed for ' +
+        'published courses; find them with listCourses.',
       inputSchema: {
         type: 'object',
-        properties: { course: { type: 'string', minLength: 1, maxLength: 120, description: 'A crs_… id or a slug' } },
-        required: ['course'],
+        properties: { id: { type: 'string', minLength: 1, maxLength: 120, description: 'A crs_… id or a slug' } },
+        required: ['id'],
         additionalProperties: false,
       },
       outputSchema: json(Outline),
@@ -51,7 +51,7 @@ export function catalogTools(deps: { areas: Areas; documents: readonly AgentDocu
       scope: 'courses:read',
       anonymous: true,
       async run(args, principal) {
-        const course = await courses.get(principal, String(args.course));
+        const course = await courses.get(principal, String(args.id));
         // The outline is curriculum: a token without curriculum:read gets its public view, as the REST API would.
         const reader = principal.kind === 'user' && !principal.scopes.has('curriculum:read') ? ANONYMOUS : principal;
         const { data: sections } = await curriculum.listSections(reader, course.id, {});
@@ -87,8 +87,8 @@ export function catalogTools(deps: { areas: Areas; documents: readonly AgentDocu
       name: 'getPricing',
       title: 'What the school sells, with prices',
       description:
-        'Every published course, membership plan (with its prices, trial and what it includes) and digital product, with prices, and how to buy — the same document ' +
-        'as /pricing.md, as Markdown. Works without signing in.',
+        'Every published course, membership plan (prices, trial, what it includes) and digital product, with ' +
+        'prices, and how to buy: /pricing.md as Markdown. No sign-in needed.',
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
       outputSchema: {
         type: 'object',

@@ -71,7 +71,7 @@ function firstSignInScopes(scope: Scope): Scope[] {
   return read !== scope && isScope(read) ? [read, scope] : [scope];
 }
 
-type JsonRpcMessage = { method?: unknown; params?: { name?: unknown } };
+type JsonRpcMessage = { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
 
 /**
  * `/mcp`: Streamable HTTP, stateless. The HTTP layer settles who is calling before the MCP SDK sees the request:
@@ -131,7 +131,8 @@ export async function registerMcpRoutes(
   function missingScope(messages: JsonRpcMessage[], principal: Principal): { tool: string; scope: Scope } | undefined {
     for (const message of messages) {
       if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string') continue;
-      const tool = deps.mcp.byName.get(message.params.name);
+      // callOperation is checked as the operation it runs, so it is challenged exactly as that tool would be.
+      const tool = deps.mcp.toolFor(message.params.name, message.params.arguments);
       if (!tool) continue;
       // The REST API's own rule: anonymous callers get the public view where there is one; a token needs the scope.
       if (!mayCall(principal, tool)) return { tool: tool.name, scope: tool.scope };
@@ -229,7 +230,7 @@ export async function registerMcpRoutes(
 
   /**
    * The micro-cache of tool answers for the two shared views (anonymous callers and staff), as the REST catalog list
-   * has (LIST_CACHE_MS). Only read-only tools that serve anonymous callers qualify: only their staff answer is the same
+   * has (LIST_CACHE_MS), and of tools/list for everyone. Only read-only tools that serve anonymous callers qualify: only their staff answer is the same
    * for every staff member (getAccount, for one, is not). The whole request but its id is the key, with every header
    * the SDK judges a request by, so a cached answer never skips a check; large requests are not cached.
    */
@@ -237,15 +238,19 @@ export async function registerMcpRoutes(
     if (!deps.responses.enabled || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
     const { method, params, id, jsonrpc } = body as {
       method?: unknown;
-      params?: { name?: unknown };
+      params?: { name?: unknown; arguments?: unknown };
       id?: unknown;
       jsonrpc?: unknown;
     };
-    if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
     if (typeof id !== 'string' && typeof id !== 'number') return undefined;
-    const tool = deps.mcp.byName.get(params.name);
-    const view = sharedView(principal);
-    if (!tool?.annotations.readOnlyHint || !tool.anonymous || !view) return undefined;
+    let view: string | undefined;
+    // The tool list is the same for every caller: one entry serves them all.
+    if (method === 'tools/list') view = 'everyone';
+    else if (method === 'tools/call' && typeof params?.name === 'string') {
+      const tool = deps.mcp.toolFor(params.name, params.arguments);
+      if (tool?.annotations.readOnlyHint && tool.anonymous) view = sharedView(principal);
+    }
+    if (!view) return undefined;
     const checked = Object.keys(headers)
       .filter((name) => name.startsWith('mcp-') || name === 'accept')
       .sort()

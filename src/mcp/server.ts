@@ -14,19 +14,56 @@ import type { CallOrigin } from '../http/internal-calls.ts';
 import { ANONYMOUS, type Principal } from '../http/principal.ts';
 import type { OperationCaller } from '../operations/operation-calls.ts';
 import type { OperationTool } from '../operations/operation-tools.ts';
+import type { ToolDescription } from '../operations/tool-description.ts';
+import { argumentChecker } from './arguments.ts';
 import { type AgentDocument, type CatalogTool, catalogTools } from './catalog-tools.ts';
 import { courseMarkdown } from './course-markdown.ts';
+import {
+  CALL_TOOL,
+  DESCRIBE_TOOL,
+  FIND_TOOL,
+  operationIndexTools,
+  targetOf,
+  unknownOperation,
+} from './operation-index.ts';
 
-/**
- * How many tools, or resources, one list page holds. Every API operation is a tool (about 140 with the commerce
- * areas), and they still fit on one page: a client that reads only the first page misses none.
- */
+/** How many tools, or resources, one list page holds; the default tool list is far shorter than one page. */
 export const PAGE_SIZE = 200;
 
-export const SERVER_INSTRUCTIONS = `This is an online school run on Lyceum. Without signing in you can search and read its public catalog: start with listCourses (q= searches titles), then getCourseOutline for one course's sections, lessons and free previews; getPricing says what the school sells. The catalog tools come first in the tool list. Every other tool is one operation of the school's REST API, named by its OpenAPI operationId; its description names the scope it needs. Calling one without a token answers HTTP 401, and your MCP client then signs the person in (OAuth) and retries. Rule failures come back as tool errors with {error, error_description}: read error_description, it says what to do.`;
+/**
+ * The default `tools/list`: what an agent needs before it knows anything else, small enough for any host's context.
+ * The anonymous catalog, the signed-in learner's essentials, and the operation index (find, describe, call) that
+ * reaches every other operation. Everything else is reachable by name too, for clients that already know it.
+ */
+export const DEFAULT_TOOLS = [
+  // The public catalog: no token needed.
+  'listCourses',
+  'getCourse',
+  'getCourseOutline',
+  'getLesson',
+  'getPricing',
+  'listEvents',
+  'listMembershipPlans',
+  'getSchool',
+  // The signed-in learner: their courses and progress, learning, buying.
+  'listStudentEnrollments',
+  'getStudentProgress',
+  'completeMyLesson',
+  'submitMyQuizAttempt',
+  'enrollMyself',
+  'quoteCheckout',
+  'startCheckout',
+  'registerForEvent',
+  // Everything else.
+  FIND_TOOL,
+  DESCRIBE_TOOL,
+  CALL_TOOL,
+] as const;
+
+export const SERVER_INSTRUCTIONS = `This is an online school run on Lyceum. Without signing in you can search and read its public catalog: listCourses (q= searches titles), getCourseOutline for a course's sections, lessons and free previews, getPricing for what the school sells. A signed-in learner's tools take "me" for their own student id (listStudentEnrollments, getStudentProgress). Every other operation of the school's REST API is reached with findOperations (by words or area), describeOperation (its arguments) and callOperation (run it by operationId). A tool that needs a scope answers HTTP 401 without a token: your MCP client then signs the person in (OAuth) and retries. Operations that create take an optional idempotency_key: reuse it when retrying. Rule failures come back as tool errors with {error, error_description}: read error_description, it says what to do.`;
 
 type AnyTool = OperationTool | CatalogTool;
-const isOperation = (tool: AnyTool): tool is OperationTool => 'route' in tool;
+const isOperation = (tool: ToolDescription): tool is OperationTool => 'route' in tool;
 
 /** The principal the HTTP layer established for this request (passed through the SDK's authInfo). */
 export const principalOf = (extra: Record<string, unknown> | undefined): Principal =>
@@ -57,8 +94,9 @@ function successResult(body: Record<string, unknown>): CallToolResult {
 
 /**
  * The MCP server: stateless, one fresh low-level Server per HTTP request (the SDK's createMcpHandler), serving the
- * 2026-07-28 revision and 2025-era clients from the same factory. Tools are the catalog tools and every API
- * operation (derived from the route table); resources are the agent documents and the public courses.
+ * 2026-07-28 revision and 2025-era clients from the same factory. Every API operation is a tool (derived from the
+ * route table); `tools/list` shows the default few (DEFAULT_TOOLS) and the operation index reaches the rest.
+ * Resources are the agent documents and the public courses.
  */
 export function mcpHandler(deps: {
   baseUrl: string;
@@ -69,39 +107,62 @@ export function mcpHandler(deps: {
   callOperation: OperationCaller;
   onError: (error: unknown) => void;
 }) {
-  const catalog = catalogTools({ areas: deps.areas, documents: deps.documents });
-  const catalogNames = new Set(catalog.map((t) => t.name));
-  for (const op of deps.operations)
-    if (catalogNames.has(op.name)) throw new Error(`MCP tool ${op.name} is both a catalog tool and an operation`);
-  // The anonymous catalog first (what an agent without a token can use), then every other operation, area by area.
-  const isCatalogRead = (t: OperationTool) => t.anonymous && t.route.method === 'GET';
-  const tools: AnyTool[] = [
-    ...deps.operations.filter(isCatalogRead),
-    ...catalog,
-    ...deps.operations.filter((t) => !isCatalogRead(t)),
+  const index = operationIndexTools(deps.operations);
+  const handWritten: CatalogTool[] = [
+    ...catalogTools({ areas: deps.areas, documents: deps.documents }),
+    index.find,
+    index.describe,
   ];
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const listed: Tool[] = tools.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: t.inputSchema as Tool['inputSchema'],
-    outputSchema: t.outputSchema as Tool['outputSchema'],
-    annotations: { title: t.title, ...t.annotations },
-    _meta: t._meta,
-  }));
+  const names = new Set([...handWritten.map((t) => t.name), CALL_TOOL]);
+  for (const op of deps.operations)
+    if (names.has(op.name)) throw new Error(`MCP tool ${op.name} is both written by hand and an operation`);
+  const tools: AnyTool[] = [...deps.operations, ...handWritten];
+  const byName = new Map<string, AnyTool | typeof index.call>(tools.map((t) => [t.name, t]));
+  byName.set(CALL_TOOL, index.call);
+  const listed: Tool[] = DEFAULT_TOOLS.flatMap((name) => {
+    const t = byName.get(name);
+    // getPricing exists only when the school serves /pricing.md.
+    if (!t) return [];
+    return [
+      {
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: t.inputSchema as Tool['inputSchema'],
+        // Structured output where a model reads fields; the lists and records say their shape in describeOperation.
+        ...(isOperation(t) ? {} : { outputSchema: t.outputSchema as Tool['outputSchema'] }),
+        annotations: t.annotations,
+        _meta: t._meta,
+      },
+    ];
+  });
+  const check = argumentChecker();
+  const checks = new Map([...handWritten, index.call].map((t) => [t.name, check(t.inputSchema)]));
   const coursePrefix = `${deps.baseUrl}/courses/`;
   const outline = byName.get('getCourseOutline') as CatalogTool;
 
-  async function callTool(name: string, args: Record<string, unknown>, principal: Principal, origin?: CallOrigin) {
+  async function callTool(
+    name: string,
+    given: Record<string, unknown>,
+    principal: Principal,
+    origin?: CallOrigin,
+  ): Promise<CallToolResult> {
     const tool = byName.get(name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    if (isOperation(tool)) {
-      const answer = await deps.callOperation(tool, args, principal, origin);
+    if ('route' in tool) {
+      const answer = await deps.callOperation(tool, given, principal, origin);
       return answer.status < 300 ? successResult(answer.body) : errorResult(answer.body);
     }
+    const args = structuredClone(given);
+    const invalid = checks.get(name)?.(args);
+    if (invalid) return errorResult(invalid.toBody());
+    if (name === CALL_TOOL) {
+      const target = byName.get(String(args.operation));
+      if (!target || !isOperation(target)) return errorResult(unknownOperation(String(args.operation)).toBody());
+      return callTool(target.name, args.arguments as Record<string, unknown>, principal, origin);
+    }
     try {
-      return successResult(await tool.run(args, principal));
+      return successResult(await (tool as CatalogTool).run(args, principal));
     } catch (error) {
       if (error instanceof ApiError) return errorResult(error.toBody());
       // The database restarting: the same answer as the API's 503, and nothing for the error log.
@@ -110,6 +171,13 @@ export function mcpHandler(deps: {
       return errorResult({ error: 'server_error', error_description: 'The server could not complete the request.' });
     }
   }
+
+  /** The tool a tools/call of `name` with `args` runs (callOperation: the operation it names), if there is one. */
+  const toolFor = (name: string, args: unknown): AnyTool | undefined => {
+    const target = targetOf(name, args);
+    const tool = target === undefined ? undefined : byName.get(target);
+    return tool && tool.name !== CALL_TOOL ? (tool as AnyTool) : undefined;
+  };
 
   function build(principal: Principal, origin?: CallOrigin) {
     const server = new Server(
@@ -164,7 +232,7 @@ export function mcpHandler(deps: {
       if (uri.startsWith(coursePrefix)) {
         try {
           const slug = decodeURIComponent(uri.slice(coursePrefix.length));
-          const course = await outline.run({ course: slug }, ANONYMOUS);
+          const course = await outline.run({ id: slug }, ANONYMOUS);
           return { contents: [{ uri, mimeType: 'text/markdown', text: courseMarkdown(course, deps.baseUrl) }] };
         } catch (error) {
           if (!(error instanceof ApiError) && !(error instanceof URIError)) throw error;
@@ -206,7 +274,7 @@ export function mcpHandler(deps: {
   const handler = createMcpHandler(({ authInfo }) => build(principalOf(authInfo?.extra), originOf(authInfo?.extra)), {
     onerror: (error) => deps.onError(error),
   });
-  return { handler, byName };
+  return { handler, toolFor, listed };
 }
 
 export type McpHandler = ReturnType<typeof mcpHandler>;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type CallOrigin, INTERNAL_CALL_HEADER, type InternalCalls } from '../http/internal-calls.ts';
 import type { Principal } from '../http/principal.ts';
-import type { OperationTool } from './operation-tools.ts';
+import { IDEMPOTENCY_KEY_ARGUMENT, type OperationTool } from './operation-tools.ts';
 
 /** What an operation answered: its status and JSON body (`{done: true}` for 204). */
 export type OperationAnswer = { status: number; body: Record<string, unknown> };
@@ -14,7 +14,8 @@ const invalid = (description: string): OperationAnswer => ({
 /**
  * Runs an API operation in-process (app.inject) as the given principal: the route validates the arguments, checks the
  * scope and applies its principal rules exactly as it does for a REST call, so a tool can never do what the API would
- * refuse. Arguments are split back into path, query and body by the places the tool recorded.
+ * refuse. Arguments are split back into path, query and body by the places the tool recorded; a keyed operation's
+ * `idempotency_key` becomes its Idempotency-Key header, so a retried tool call is answered as the REST retry is.
  */
 export function operationCaller(deps: { app: FastifyInstance; internalCalls: InternalCalls }) {
   return async (
@@ -24,7 +25,15 @@ export function operationCaller(deps: { app: FastifyInstance; internalCalls: Int
     origin?: CallOrigin,
   ): Promise<OperationAnswer> => {
     const { params, query, body } = tool.route.args;
-    const unknown = Object.keys(args).filter((k) => !params.includes(k) && !query.includes(k) && !body.includes(k));
+    const key = tool.route.keyed ? args[IDEMPOTENCY_KEY_ARGUMENT] : undefined;
+    if (key !== undefined && typeof key !== 'string') return invalid(`"${IDEMPOTENCY_KEY_ARGUMENT}" must be text.`);
+    const unknown = Object.keys(args).filter(
+      (k) =>
+        !params.includes(k) &&
+        !query.includes(k) &&
+        !body.includes(k) &&
+        !(tool.route.keyed && k === IDEMPOTENCY_KEY_ARGUMENT),
+    );
     if (unknown.length) return invalid(`Unknown argument "${unknown[0]}"; remove it.`);
     let path = tool.route.url;
     for (const name of params) {
@@ -48,6 +57,7 @@ export function operationCaller(deps: { app: FastifyInstance; internalCalls: Int
         headers: {
           ...(ticket ? { [INTERNAL_CALL_HEADER]: ticket } : {}),
           ...(payload ? { 'content-type': 'application/json' } : {}),
+          ...(key !== undefined ? { 'idempotency-key': key } : {}),
         },
         ...(payload ? { payload: JSON.stringify(payload) } : {}),
       });

@@ -7,7 +7,17 @@ export type ArgumentPlaces = { params: string[]; query: string[]; body: string[]
 
 /** An MCP tool and the API operation it runs: the same operationId, input, scope and principal rules. */
 export type OperationTool = ToolDescription & {
-  route: { method: string; url: string; args: ArgumentPlaces };
+  /** `keyed`: the route takes an Idempotency-Key (`config.idempotent`), which the tool takes as `idempotency_key`. */
+  route: { method: string; url: string; args: ArgumentPlaces; keyed: boolean };
+};
+
+/** The tool argument a keyed operation's Idempotency-Key travels in (not a path, query or body field). */
+export const IDEMPOTENCY_KEY_ARGUMENT = 'idempotency_key';
+
+const IDEMPOTENCY_KEY_SCHEMA: JsonSchema = {
+  type: 'string',
+  pattern: '^[\\x21-\\x7e]{1,255}$',
+  description: 'Optional. The same key again within 24 h answers the first call instead of doing it twice.',
 };
 
 /** The result a tool gives for an operation that answers 204 No Content. */
@@ -22,7 +32,7 @@ const propertiesOf = (schema: unknown) => (plain(schema).properties ?? {}) as Re
 const requiredOf = (schema: unknown) => (plain(schema).required ?? []) as string[];
 
 /** The operation's arguments as one flat object: path parameters, query parameters and body fields side by side. */
-function inputOf(route: RouteEntry, name: string): { schema: JsonSchema; args: ArgumentPlaces } {
+function inputOf(route: RouteEntry, name: string, keyed: boolean): { schema: JsonSchema; args: ArgumentPlaces } {
   const parts = { params: route.schema?.params, query: route.schema?.querystring, body: route.schema?.body };
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
@@ -36,6 +46,10 @@ function inputOf(route: RouteEntry, name: string): { schema: JsonSchema; args: A
       args[place].push(field);
     }
     required.push(...requiredOf(schema));
+  }
+  if (keyed) {
+    if (properties[IDEMPOTENCY_KEY_ARGUMENT]) throw new Error(`${name}: "${IDEMPOTENCY_KEY_ARGUMENT}" is taken`);
+    properties[IDEMPOTENCY_KEY_ARGUMENT] = IDEMPOTENCY_KEY_SCHEMA;
   }
   return {
     schema: {
@@ -56,28 +70,33 @@ function outputOf(route: RouteEntry): JsonSchema {
 }
 
 /**
- * Behaviour hints for clients (MCP tool annotations). Reads change nothing; a delete, an overwrite (PATCH) or taking
- * something out of view is destructive; repeating a call with the same arguments has no further effect except for
- * creates; every operation acts on this school only (a closed world).
+ * Behaviour hints for clients (MCP tool annotations), from what the route declares it does rather than its name.
+ * Reads change nothing. A call makes something new each time when its route takes an Idempotency-Key (it creates)
+ * and has no 200 answer for "found it, made nothing" (an upsert is idempotent), or when it is a POST taking no input
+ * at all — nothing it could set to a given value, so it acts anew (sends) on every call. Everything else sets state to
+ * what it is given (updates, publish/archive, deletes) and is idempotent. A delete, an overwrite (PATCH) or taking
+ * something out of view is destructive; every operation acts on this school only (a closed world).
  */
-function annotationsOf(method: string, name: string): OperationTool['annotations'] {
+function annotationsOf(route: RouteEntry, name: string, hasInput: boolean): OperationTool['annotations'] {
+  const method = route.method;
   const readOnly = method === 'GET';
+  const answers = Object.keys((route.schema?.response ?? {}) as object);
+  const creates = route.config.idempotent === true && !answers.includes('200');
+  const actsEachCall = method === 'POST' && !hasInput;
   return {
     readOnlyHint: readOnly,
     destructiveHint:
       !readOnly && (method === 'DELETE' || method === 'PATCH' || /^(unpublish|archive|revoke)/.test(name)),
-    idempotentHint: readOnly || !name.startsWith('create'),
+    idempotentHint: readOnly || !(creates || actsEachCall),
     openWorldHint: false,
   };
 }
 
-function describe(route: RouteEntry, scope: string, anonymous: boolean): string {
+/** What the operation does, for a model: its summary and any details. The scope is said once, in `_meta`. */
+function describe(route: RouteEntry): string {
   const summary = String(route.schema?.summary ?? '');
   const details = route.schema?.description ? ` ${String(route.schema.description)}` : '';
-  const who = anonymous
-    ? `Works without signing in (the public view: published, public items); a token with ${scope} shows more.`
-    : `Needs the ${scope} scope: called without a token it answers HTTP 401 and your client signs the person in.`;
-  return `${summary}.${details} ${who} Same as ${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')} of the REST API.`;
+  return `${summary}.${details}`;
 }
 
 /**
@@ -91,15 +110,17 @@ export function operationTools(routes: readonly RouteEntry[]): OperationTool[] {
     const name = String(route.schema?.operationId);
     const scope = route.config.scope as Scope;
     const anonymous = route.config.anonymous === true;
-    const input = inputOf(route, name);
+    const keyed = route.config.idempotent === true;
+    const input = inputOf(route, name, keyed);
     const output = outputOf(route);
+    const hasInput = Object.values(input.args).some((places) => places.length > 0);
     tools.push({
       name,
       title: String(route.schema?.summary ?? name),
-      description: describe(route, scope, anonymous),
+      description: describe(route),
       inputSchema: input.schema,
       outputSchema: output,
-      annotations: annotationsOf(route.method, name),
+      annotations: annotationsOf(route, name, hasInput),
       _meta: {
         'lyceum/scope': scope,
         'lyceum/anonymous': anonymous,
@@ -108,7 +129,7 @@ export function operationTools(routes: readonly RouteEntry[]): OperationTool[] {
       },
       scope,
       anonymous,
-      route: { method: route.method, url: route.url, args: input.args },
+      route: { method: route.method, url: route.url, args: input.args, keyed },
     });
   }
   return tools;

@@ -148,8 +148,13 @@ for (const [sdk, { connect, Unauthorized }] of Object.entries(SDKS))
         assert.equal(catalog.isError, undefined, 'the catalog answers without a token');
         assert.equal(provider.authorizationUrls.length, 0, 'no sign-in for the anonymous catalog');
 
-        const write = () => client.callTool({ name: 'createCourse', arguments: { title: `Drafted by ${name}` } });
-        await assert.rejects(write(), Unauthorized, 'the protected tool sends the person to the browser');
+        // Not in the default list: the agent reaches it through callOperation, which is challenged as createCourse is.
+        const write = () =>
+          client.callTool({
+            name: 'callOperation',
+            arguments: { operation: 'createCourse', arguments: { title: `Drafted by ${name}` } },
+          });
+        await assert.rejects(write(), Unauthorized, 'the protected operation sends the person to the browser');
         const [authorization] = provider.authorizationUrls;
         assert.ok(authorization, 'the SDK opened the authorization endpoint');
         assert.equal(`${authorization.origin}${authorization.pathname}`, `${server.url}/oauth/authorize`);
@@ -172,7 +177,10 @@ for (const [sdk, { connect, Unauthorized }] of Object.entries(SDKS))
 
     test('staff: 401 → metadata → registration → Chromium consent → token → the retried write succeeds', async () => {
       const { client, provider } = await connectAndCallWrite(staff, 'staff');
-      const created = await client.callTool({ name: 'createCourse', arguments: { title: 'Drafted by the agent' } });
+      const created = await client.callTool({
+        name: 'callOperation',
+        arguments: { operation: 'createCourse', arguments: { title: 'Drafted by the agent' } },
+      });
       assert.equal(created.isError, undefined, JSON.stringify(created));
       assert.equal((created.structuredContent as { status: string }).status, 'draft');
       assert.equal(provider.authorizationUrls.length, 1, 'exactly one human action: one consent');
@@ -191,7 +199,7 @@ for (const [sdk, { connect, Unauthorized }] of Object.entries(SDKS))
       assert.equal(failure.status ?? failure.code, 403, 'an HTTP 403');
       assert.match(String(error), /insufficient_scope.*which a student cannot grant\. A student may grant: openid/);
       assert.equal(provider.authorizationUrls.length, 1, 'no futile second trip to the browser');
-      const read = await client.callTool({ name: 'getCourseOutline', arguments: { course: 'none' } });
+      const read = await client.callTool({ name: 'getCourseOutline', arguments: { id: 'none' } });
       assert.equal(read.isError, true, 'reads still work (this one finds nothing)');
       await client.close();
     });

@@ -39,7 +39,7 @@ export function staffRoutes(fastify: FastifyInstance, service: StaffService) {
   });
 
   app.post('/api/v1/staff', {
-    config: write,
+    config: { ...write, idempotent: true },
     schema: {
       operationId: 'inviteStaff',
       tags,

@@ -66,12 +66,16 @@ export function staffService(
       const row = await db.transaction().execute(async (trx) => {
         const existing = await store.findAnyByEmail(trx, email);
         if (existing && existing.role !== 'student') throw errors.conflict(`${email} is already on the staff.`);
+        let staff: UserRow;
         if (existing) {
           await store.changeRole(trx, existing.id, 'student', 'staff', now());
-          return { ...existing, role: 'staff' as const };
+          staff = { ...existing, role: 'staff' as const };
+        } else {
+          const made = await deps.invitations.invite(trx, { email, name, role: 'staff' });
+          staff = (await store.find(trx, made.id)) as UserRow;
         }
-        const made = await deps.invitations.invite(trx, { email, name, role: 'staff' });
-        return (await store.find(trx, made.id)) as UserRow;
+        await deps.writes.made(trx, toMember(staff));
+        return staff;
       });
       return toMember(row);
     },
