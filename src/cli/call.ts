@@ -74,7 +74,7 @@ function jobOutcome(io: Io, job: Record<string, unknown>) {
     say(io.stderr, listTable(failed, columns, io.stderr.columns || widthOf(io)));
     throw new CliFailure(
       EXIT.partial,
-      `${failed.length} of ${total} row${total === 1 ? '' : 's'} failed (listed above); the others were done.`,
+      `${failed.length} of ${total} row${total === 1 ? '' : 's'} failed (listed above)${failed.length < total ? '; the others were done' : ''}.`,
     );
   }
   if (job.status === 'failed') throw new CliFailure(EXIT.apiError, `The job ${String(job.id ?? '')} failed.`);
