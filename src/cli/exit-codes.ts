@@ -9,7 +9,22 @@ export const EXIT = {
   auth: 3,
   /** The school could not be reached, or failed (5xx). */
   unavailable: 4,
+  /** A bulk job finished, but some of its rows failed (they are printed). */
+  partial: 5,
 } as const;
+
+/** What each exit code means: `lyceum help exit-codes` prints it, and docs/cli.md has the same table. */
+export const EXIT_MEANINGS: [code: ExitCode, meaning: string][] = [
+  [EXIT.ok, 'done'],
+  [EXIT.apiError, 'the API refused the request (4xx other than 401/403: not found, conflict, invalid input)'],
+  [EXIT.usage, 'the command line is wrong (unknown command or flag, a value of the wrong type, a missing flag)'],
+  [
+    EXIT.auth,
+    'not signed in, signing in was refused or has ended, or a scope is missing (401, 403) — also a scope your role can never hold',
+  ],
+  [EXIT.unavailable, 'the school could not be reached, or failed (5xx, 429)'],
+  [EXIT.partial, 'a bulk job finished, but some of its rows failed (printed on standard error)'],
+];
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

@@ -8,13 +8,15 @@ import { commandCache } from './openapi-cache.ts';
 import { defaultProfileName, normalizeBaseUrl, type Profile, profileStore } from './profiles.ts';
 import { tokensOf } from './session.ts';
 
-/** What a login asks for unless told more: who you are, and reading everything your role may read. */
-const defaultScopes = (supported: string[]) => [
-  'openid',
-  'profile',
-  'email',
-  ...supported.filter((s) => s.endsWith(':read')),
-];
+/** Who you are: asked for on every login. */
+const IDENTITY = ['openid', 'profile', 'email'];
+
+/** A write scope comes with its area's read scope, so what is written can be read back (as the MCP sign-in asks). */
+const withReads = (scopes: string[], supported: string[]) =>
+  scopes.flatMap((s) => {
+    const read = s.replace(/:write$/, ':read');
+    return read !== s && supported.includes(read) ? [read, s] : [s];
+  });
 
 const splitScopes = (values: string[]) => values.flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
 
@@ -46,7 +48,7 @@ async function clientKnown(metadata: ServerMetadata, clientId: string, redirectU
 /**
  * `lyceum login <base_url>`: discovery (RFC 8414), registration (RFC 7591, a loopback redirect on an ephemeral port),
  * the browser, the redirect checked for state and iss (RFC 9207), the code exchanged with PKCE S256 and resource
- * (RFC 8707). Asks for the default scopes, the scopes an earlier login of this profile was granted, and --scope.
+ * (RFC 8707). Asks for every scope of the school (the role decides), or with --scope only those and the ones granted before.
  */
 export async function login(
   io: Io,
@@ -60,10 +62,13 @@ export async function login(
 
   const metadata = await discover(baseUrl);
   const supported = metadata.scopes_supported ?? [];
-  const asked = splitScopes(options.scopes);
-  const wanted = asked.includes('all')
-    ? supported
-    : [...new Set([...defaultScopes(supported), ...splitScopes([earlier?.scope ?? '']), ...asked])];
+  const asked = splitScopes(options.scopes).filter((s) => s !== 'all');
+  // Without --scope, every scope the school has: its consent and the person's role decide what is granted, so the
+  // grant is exactly what the role may hold, reading and writing, and the first write needs no second consent.
+  const everything = !asked.length;
+  const wanted = everything
+    ? [...new Set([...IDENTITY, ...supported])]
+    : [...new Set([...IDENTITY, ...splitScopes([earlier?.scope ?? '']), ...withReads(asked, supported)])];
   const unknown = wanted.filter((s) => supported.length && !supported.includes(s));
   if (unknown.length) throw new CliFailure(EXIT.usage, `${baseUrl} has no scope ${unknown.join(', ')}.`);
 
@@ -131,10 +136,21 @@ export async function login(
     // A profile that moves to the other store must not leave its old tokens behind.
     if (earlier && earlier.token_store !== store.kind) await (await storeOf(earlier.token_store, io.env)).delete(name);
     await store.set(name, tokens);
+    const granted = tokens.scope.split(' ').filter(Boolean);
+    // Consent is all or nothing, so a scope asked for and not granted is one the school dropped: the role cannot hold
+    // it. A login that asked for everything has learnt all the role may hold; a narrower one keeps what was learnt.
+    const sameUser = earlier?.user.sub === user.sub;
+    const roleScopes = everything ? tokens.scope : sameUser ? earlier?.role_scopes : undefined;
+    const refused = wanted.filter((s) => !granted.includes(s));
+    // A role can change: what a login grants is no longer refused, and a login that asked for everything starts afresh.
+    const before = sameUser && !everything ? splitScopes([earlier?.role_refused ?? '']) : [];
+    const roleRefused = [...new Set([...before.filter((s) => !granted.includes(s)), ...refused])];
     const profile: Profile = {
       base_url: baseUrl,
       client_id: clientId,
       scope: tokens.scope,
+      ...(roleScopes !== undefined ? { role_scopes: roleScopes } : {}),
+      ...(roleRefused.length ? { role_refused: roleRefused.join(' ') } : {}),
       user: { sub: user.sub, email: user.email, name: user.name },
       endpoints: {
         token: metadata.token_endpoint,
@@ -146,15 +162,19 @@ export async function login(
     profiles.save(name, profile);
     await commandCache(io.env, baseUrl, (line) => say(io.stderr, line)).revalidate();
 
-    const granted = tokens.scope.split(' ').filter(Boolean);
-    const refused = wanted.filter((s) => !granted.includes(s));
     say(
       io.stdout,
       `Signed in to ${baseUrl} as ${user.name ?? user.sub}${user.email ? ` <${user.email}>` : ''} (profile ${name}).`,
     );
     say(io.stdout, `Granted: ${granted.join(' ')}`);
-    if (refused.length)
-      say(io.stdout, `Not granted (your role cannot grant them, or you declined): ${refused.join(' ')}`);
+    const refusedAsked = refused.filter((s) => asked.includes(s));
+    if (refusedAsked.length)
+      // Said as a failure, without advice to log in again: asking again would loop, as the role never changes here.
+      throw new CliFailure(
+        EXIT.auth,
+        `Your role at ${baseUrl} can never hold ${refusedAsked.join(' ')}, so it was not granted (signing in again will not change that).`,
+      );
+    if (refused.length) say(io.stdout, `Not granted (your role can never hold them): ${refused.join(' ')}`);
   } finally {
     loopback.close();
   }

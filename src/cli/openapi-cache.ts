@@ -6,7 +6,7 @@ import { cacheDir, type Env } from './paths.ts';
 import { readJson, writePrivateFile } from './profiles.ts';
 
 /** Bump when the derived shape changes, so old caches are rebuilt instead of misread. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 type Cached = { format: number; etag: string; operations: Operation[] };
 

@@ -6,7 +6,7 @@ import type { Io } from './io.ts';
 import { kebab, type Operation, type OperationArg } from './operations.ts';
 
 /** Flags the CLI itself uses on operation commands; an API field of the same name gets `--field-<name>`. */
-const RESERVED = new Set(['data', 'json', 'all', 'file', 'wait', 'profile', 'help', 'version']);
+const RESERVED = new Set(['data', 'json', 'all', 'file', 'output', 'wait', 'profile', 'help', 'version']);
 
 export const flagOf = (arg: Pick<OperationArg, 'name'>) => {
   const name = kebab(arg.name);
@@ -64,14 +64,50 @@ function parserOf(io: Io, arg: OperationArg) {
   return (text: string) => scalar(arg.kind, text);
 }
 
+/** A word as the shell takes it: bare when plain, else in single quotes. */
+export const shellWord = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+
+/** A flag's sample value as typed on a command line (JSON for objects and lists of them). */
+const sampleText = (arg: OperationArg) =>
+  shellWord(arg.kind === 'json' ? JSON.stringify(arg.example ?? {}) : String(arg.example ?? arg.name));
+
 const hintOf = (arg: OperationArg) => {
   const kind =
     arg.kind === 'list' ? `${arg.itemKind}, repeat for more` : arg.kind === 'json' ? 'JSON or @file.json' : arg.kind;
   const extras = [kind, arg.nullable ? 'or null' : '', arg.required && arg.in !== 'path' ? 'required' : ''].filter(
     Boolean,
   );
-  return `${arg.description ? `${arg.description} ` : ''}(${extras.join(', ')})`;
+  // A JSON flag shows its shape: a sample to copy, and every field it takes (`?`: optional).
+  const shape =
+    arg.kind === 'json'
+      ? ` e.g. --${flagOf(arg)} ${sampleText(arg)}${arg.fields?.length ? `; fields: ${arg.fields.join(', ')}` : ''}`
+      : '';
+  return `${arg.description ? `${arg.description} ` : ''}(${extras.join(', ')})${shape}`;
 };
+
+/**
+ * The EXAMPLES block of a command's help, made from the operation: its path arguments and required flags with sample
+ * values, then what its kind of answer allows (every page, a file to write, a job not waited for).
+ */
+export function examplesOf(operation: Operation, name: string): string[] {
+  const words = [
+    ...operation.args.filter((a) => a.in === 'path').map((a) => shellWord(String(a.example ?? `<${a.name}>`))),
+    ...operation.args.filter((a) => a.in !== 'path' && a.required).map((a) => `--${flagOf(a)} ${sampleText(a)}`),
+  ];
+  // Nothing required (an update): the first field shows how one is changed.
+  const first = operation.args.find((a) => a.in === 'body');
+  if (first && !operation.args.some((a) => a.in !== 'path' && a.required))
+    words.push(first.kind === 'boolean' ? `--${flagOf(first)}` : `--${flagOf(first)} ${sampleText(first)}`);
+  if (operation.rawBody) words.push('--file ./file.bin');
+  const line = [name, ...words].join(' ');
+  const examples = [`$ ${line}`];
+  if (operation.list) examples.push(`$ ${line} --all > ${operation.group}.jsonl`);
+  else if (operation.download)
+    examples.push(`$ ${line} --output ${operation.group}.${operation.download.type.split(/[/+;]/)[1] ?? 'out'}`);
+  else if (operation.job) examples.push(`$ ${line} --no-wait --json`);
+  else examples.push(`$ ${line} --json`);
+  return examples;
+}
 
 /**
  * One operation as a command: path parameters are its arguments, query and body fields its flags (with their types,
@@ -89,6 +125,12 @@ export function operationCommand(
     .description(
       `${operation.summary}.\n\nOperation ${operation.operationId} (${operation.method} ${operation.path}); scope ${operation.scope}${operation.anonymous ? ', or none for the public view' : ''}.`,
     );
+  command.addHelpText(
+    'after',
+    `\nExamples:\n${examplesOf(operation, `lyceum ${operation.group} ${operation.verb}`)
+      .map((line) => `  ${line}`)
+      .join('\n')}\n`,
+  );
   const pathArgs = operation.args.filter((a) => a.in === 'path');
   for (const arg of pathArgs) command.argument(`<${arg.name}>`, arg.description);
   const flags = operation.args.filter((a) => a.in !== 'path');
@@ -113,11 +155,22 @@ export function operationCommand(
     );
   if (operation.list) command.option('--all', 'Every page, following the cursor, as JSON lines');
   if (operation.rawBody) command.requiredOption('--file <path>', 'The file whose bytes are sent');
+  if (operation.download)
+    command.option(
+      '--output <file>',
+      `Write the ${operation.download.type} answer to this file (default: standard output)`,
+    );
   if (operation.job) command.option('--no-wait', 'Print the accepted job at once instead of following it to its end');
 
   command.action(async (...received: unknown[]) => {
     const options = (received.at(-2) ?? {}) as Record<string, unknown>;
-    const input: CallInput = { path: {}, query: {}, body: undefined, file: options.file as string | undefined };
+    const input: CallInput = {
+      path: {},
+      query: {},
+      body: undefined,
+      file: options.file as string | undefined,
+      output: options.output as string | undefined,
+    };
     pathArgs.forEach((arg, i) => {
       input.path[arg.name] = String(received[i]);
     });

@@ -23,6 +23,10 @@ export type OperationArg = {
   nullable: boolean;
   required: boolean;
   description: string;
+  /** A realistic value for help's EXAMPLES and a JSON flag's shape, made from the field's schema. */
+  example?: unknown;
+  /** For a JSON flag of objects (or a list of them): each field, `?` after the optional ones. */
+  fields?: string[];
 };
 
 export type Operation = {
@@ -36,8 +40,10 @@ export type Operation = {
   scope: string;
   anonymous: boolean;
   args: OperationArg[];
-  /** The body is the raw bytes of a file (application/octet-stream). */
+  /** The body is the raw bytes of a file (application/octet-stream); only on a method with body semantics. */
   rawBody: boolean;
+  /** The answer is a file (a media type other than JSON): its bytes go to standard output or `--output`. */
+  download?: { type: string };
   /** A page of a list (`data`, `has_more`, `next_cursor`): the columns an item shows in a table. */
   list?: { columns: string[] };
   /** Answers 202 with a job to follow (`status`, `progress`) at its Location. */
@@ -51,6 +57,11 @@ type OpenApiDocument = {
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/**
+ * The methods a request body means something on (RFC 9110 §9.3): a body a document declares on any other method is
+ * never sent, so a GET stays a GET whatever the document says of its body.
+ */
+const BODY_METHODS = new Set(['post', 'put', 'patch']);
 
 export const kebab = (value: string) =>
   value
@@ -115,7 +126,32 @@ function kindOf(schema: Schema, resolve: (s: unknown) => Schema): Omit<Operation
   return { kind: 'json', nullable, description: described };
 }
 
-function argsOf(operation: Schema, resolve: (s: unknown) => Schema): { args: OperationArg[]; rawBody: boolean } {
+/** The noun a path parameter names: `id` after `/courses/` is a course's (`course_id`). */
+const nounOf = (path: string, name: string) => {
+  const before = new RegExp(`/([\\w-]+)/\\{${name}\\}`).exec(path)?.[1];
+  return name === 'id' && before ? `${singular(before.replace(/-/g, '_'))}_id` : name;
+};
+
+/** Each noun's id prefix, from path parameters whose pattern names one (`/courses/{id}`, `^crs_…` -> course: crs). */
+function idPrefixes(doc: OpenApiDocument, resolve: (s: unknown) => Schema): Map<string, string> {
+  const prefixes = new Map<string, string>();
+  for (const [path, item] of Object.entries(doc.paths))
+    for (const operation of Object.values(item))
+      for (const parameter of (operation?.parameters ?? []) as Schema[]) {
+        const prefix = /^\^([a-z]+)_\[/.exec(String(resolve(parameter.schema).pattern ?? ''))?.[1];
+        const noun = nounOf(path, String(parameter.name));
+        if (parameter.in === 'path' && prefix && noun.endsWith('_id')) prefixes.set(noun.slice(0, -3), prefix);
+      }
+  return prefixes;
+}
+
+function argsOf(
+  operation: Schema,
+  method: string,
+  path: string,
+  ctx: SampleContext,
+): { args: OperationArg[]; rawBody: boolean } {
+  const { resolve } = ctx;
   const args: OperationArg[] = [];
   for (const parameter of (operation.parameters ?? []) as Schema[]) {
     const place = parameter.in;
@@ -126,14 +162,99 @@ function argsOf(operation: Schema, resolve: (s: unknown) => Schema): { args: Ope
       in: place,
       required: parameter.required === true,
       ...kindOf({ ...schema, description: parameter.description ?? schema.description }, resolve),
+      ...exampleOf(place === 'path' ? nounOf(path, String(parameter.name)) : String(parameter.name), schema, ctx),
     });
   }
+  if (!BODY_METHODS.has(method)) return { args, rawBody: false };
   const content = ((operation.requestBody as Schema | undefined)?.content ?? {}) as Record<string, Schema>;
   const body = content['application/json'] ? resolve(content['application/json'].schema) : undefined;
   const required = new Set((body?.required ?? []) as string[]);
   for (const [name, schema] of Object.entries((body?.properties ?? {}) as Record<string, unknown>))
-    args.push({ name, in: 'body', required: required.has(name), ...kindOf(resolve(schema), resolve) });
+    args.push({
+      name,
+      in: 'body',
+      required: required.has(name),
+      ...kindOf(resolve(schema), resolve),
+      ...exampleOf(name, resolve(schema), ctx),
+    });
   return { args, rawBody: Boolean(content['application/octet-stream']) };
+}
+
+const SAMPLE_ID = '01j9x2k7m4n6p8q3r5s7t9v2w4';
+const SAMPLE_TEXT: [RegExp, unknown][] = [
+  [/(^|_)email$/, 'ada@example.com'],
+  [/(^|_)(name|author)$/, 'Ada Lovelace'],
+  [/(^|_)title$/, 'Watercolour basics'],
+  [/(^|_)currency$/, 'EUR'],
+  [/(^|_)(code|prefix)$/, 'SPRING'],
+  [/(^|_)(locale|language)$/, 'en'],
+  [/(^|_)(amount|price)$/, 4900],
+];
+
+/**
+ * A realistic value for a field, from its schema: its own example or default, the first choice, an id of the pattern's
+ * prefix, a time, a sample by the field's name; objects with their required fields (all, when none is), lists of one.
+ */
+type SampleContext = { resolve: (s: unknown) => Schema; prefixes: Map<string, string> };
+
+function sampleOf(name: string, schema: Schema, ctx: SampleContext, depth = 0): unknown {
+  const { resolve } = ctx;
+  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
+  if (schema.default !== undefined && schema.default !== null) return schema.default;
+  if (Array.isArray(schema.anyOf)) {
+    const variant = (schema.anyOf as unknown[]).map(resolve).find((v) => !isNull(v) && v.type !== 'null');
+    return variant ? sampleOf(name, variant, ctx, depth) : null;
+  }
+  if (Array.isArray(schema.enum)) return schema.enum.find((v) => v !== null) ?? null;
+  if (schema.const !== undefined) return schema.const;
+  const named = SAMPLE_TEXT.find(([pattern]) => pattern.test(name))?.[1];
+  switch (schema.type) {
+    case 'object': {
+      if (depth > 3) return {};
+      const props = Object.entries((schema.properties ?? {}) as Record<string, unknown>);
+      const required = new Set((schema.required ?? []) as string[]);
+      const shown = required.size ? props.filter(([key]) => required.has(key)) : props.slice(0, 4);
+      return Object.fromEntries(shown.map(([key, value]) => [key, sampleOf(key, resolve(value), ctx, depth + 1)]));
+    }
+    case 'array':
+      return [sampleOf(name.replace(/s$/, ''), resolve(schema.items), ctx, depth + 1)];
+    case 'integer':
+    case 'number':
+      return typeof named === 'number' ? named : typeof schema.minimum === 'number' ? Math.max(schema.minimum, 1) : 1;
+    case 'boolean':
+      return true;
+    case 'string': {
+      const prefix =
+        /^\^([a-z]+)_\[/.exec(String(schema.pattern ?? ''))?.[1] ??
+        (name.endsWith('_id') ? ctx.prefixes.get(name.slice(0, -3)) : undefined);
+      if (prefix) return `${prefix}_${SAMPLE_ID}`;
+      if (schema.format === 'date-time' || name.endsWith('_at')) return '2026-09-01T09:00:00Z';
+      if (schema.format === 'date') return '2026-09-01';
+      if (schema.format === 'uri' || name.endsWith('url')) return 'https://example.com/';
+      if (typeof named === 'string') return named;
+      if (String(schema.pattern ?? '').startsWith('^[a-z0-9]+')) return 'watercolour-basics';
+      return name.replace(/_/g, ' ');
+    }
+    default:
+      return named ?? 'value';
+  }
+}
+
+/** A field's sample and, for an object or a list of them, its fields (optional ones with `?`). */
+function exampleOf(name: string, schema: Schema, ctx: SampleContext): Pick<OperationArg, 'example' | 'fields'> {
+  const { resolve } = ctx;
+  const example = sampleOf(name, schema, ctx);
+  const variants = Array.isArray(schema.anyOf) ? (schema.anyOf as unknown[]).map(resolve) : [schema];
+  const shaped = variants.find(
+    (v) => v.type === 'object' || (v.type === 'array' && resolve(v.items).type === 'object'),
+  );
+  if (!shaped) return { example };
+  const object = shaped.type === 'array' ? resolve(shaped.items) : shaped;
+  const required = new Set((object.required ?? []) as string[]);
+  const fields = Object.keys((object.properties ?? {}) as Record<string, unknown>).map((key) =>
+    required.has(key) ? key : `${key}?`,
+  );
+  return { example, fields };
 }
 
 /** Which fields of a list item a table shows: its scalar fields, the naming ones first, long texts left out. */
@@ -157,6 +278,17 @@ function listOf(operation: Schema, resolve: (s: unknown) => Schema): Operation['
     ...scalar.filter((n) => !PREFERRED.includes(n)),
   ];
   return { columns };
+}
+
+/** A 2xx answer in a media type other than JSON: the operation downloads a file. */
+function downloadOf(operation: Schema): Operation['download'] {
+  const responses = (operation.responses ?? {}) as Record<string, Schema>;
+  for (const [status, response] of Object.entries(responses)) {
+    if (!/^2\d\d$/.test(status)) continue;
+    const types = Object.keys((response.content ?? {}) as Record<string, unknown>);
+    if (types.length && !types.some((type) => /[/+]json$/.test(type))) return { type: types[0] ?? '' };
+  }
+  return undefined;
 }
 
 function isJob(operation: Schema, resolve: (s: unknown) => Schema): boolean {
@@ -189,6 +321,7 @@ export function operationsOf(document: unknown, warn: (line: string) => void = (
   const doc = document as OpenApiDocument;
   if (typeof doc?.paths !== 'object') throw new Error('not an OpenAPI document (no paths)');
   const resolve = resolver(doc);
+  const ctx: SampleContext = { resolve, prefixes: idPrefixes(doc, resolve) };
   const operations: Operation[] = [];
   const skipped: string[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -197,7 +330,7 @@ export function operationsOf(document: unknown, warn: (line: string) => void = (
       if (!operation?.operationId || typeof operation['x-required-scope'] !== 'string') continue;
       const operationId = String(operation.operationId);
       const tag = String((operation.tags as unknown[] | undefined)?.[0] ?? 'api');
-      const { args, rawBody } = argsOf(operation, resolve);
+      const { args, rawBody } = argsOf(operation, method, path, ctx);
       const unsafe = unsafeName(operationId, tag, args);
       if (unsafe) {
         skipped.push(`${JSON.stringify(`${method.toUpperCase()} ${path}`)} (its ${unsafe})`);
@@ -216,6 +349,7 @@ export function operationsOf(document: unknown, warn: (line: string) => void = (
         anonymous: security.some((requirement) => Object.keys(requirement).length === 0),
         args,
         rawBody,
+        download: downloadOf(operation),
         list: listOf(operation, resolve),
         job: isJob(operation, resolve),
       });

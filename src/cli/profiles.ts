@@ -10,6 +10,13 @@ export type Profile = {
   client_id: string;
   /** The scopes the last login granted. */
   scope: string;
+  /**
+   * Every scope this person's role may hold at the school, as a login that asked for all of them was granted (consent
+   * is all or nothing, so what the school dropped, the role can never hold). Absent until such a login.
+   */
+  role_scopes?: string;
+  /** Scopes a login asked for and the school dropped: this person's role can never hold them. */
+  role_refused?: string;
   user: { sub: string; email?: string; name?: string };
   /** The authorization server's endpoints the CLI calls after login (from its RFC 8414 metadata). */
   endpoints: { token: string; revocation?: string; userinfo?: string };

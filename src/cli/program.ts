@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { Command, Option, type OutputConfiguration } from 'commander';
 import type { Target } from './api-request.ts';
 import { callOperation } from './call.ts';
 import { SHELLS, type Shell } from './completion.ts';
-import { CliFailure, EXIT } from './exit-codes.ts';
+import { CliFailure, EXIT, EXIT_MEANINGS } from './exit-codes.ts';
 import { type Io, say, widthOf } from './io.ts';
 import { userinfo } from './oauth-client.ts';
 import { operationCommand } from './operation-command.ts';
@@ -10,6 +11,22 @@ import type { Operation } from './operations.ts';
 import { listTable, objectTable } from './output.ts';
 import { type Profile, profileStore } from './profiles.ts';
 import { loginCommand, openSession } from './session.ts';
+
+/** The CLI's version: the package's (the CLI runs from its source, so package.json is beside it). */
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** Topics `lyceum help <topic>` explains besides the commands. */
+const HELP_TOPICS: Record<string, () => string> = {
+  'exit-codes': () =>
+    [
+      'Exit codes of lyceum (stable: scripts may branch on them):',
+      '',
+      ...EXIT_MEANINGS.map(([code, meaning]) => `  ${code}  ${meaning}`),
+      '',
+    ].join('\n'),
+};
 
 /** The built-in commands; everything else comes from the school. */
 export const BUILT_IN = ['login', 'logout', 'whoami', 'profiles', 'completion', 'help'];
@@ -30,7 +47,13 @@ async function targetOf(ctx: Context): Promise<Target> {
       'Run: lyceum login <base_url>',
     );
   const session = await openSession(ctx.io.env, profileName, profile, ctx.io.now);
-  return { baseUrl: profile.base_url, profileName, session: session.tokens ? session : undefined };
+  return {
+    baseUrl: profile.base_url,
+    profileName,
+    session: session.tokens ? session : undefined,
+    roleScopes: profile.role_scopes?.split(' ').filter(Boolean),
+    roleRefused: profile.role_refused?.split(' ').filter(Boolean),
+  };
 }
 
 function requireSignedIn(target: Target) {
@@ -49,7 +72,11 @@ function builtIns(program: Command, ctx: Context) {
     .command('login')
     .description('Sign in to a school in the browser and keep the tokens (profile: the host, or --profile)')
     .argument('<base_url>', 'The school, for example https://school.example')
-    .option('--scope <scopes...>', 'More scopes to ask for (space or comma separated; "all" for every scope)', [])
+    .option(
+      '--scope <scopes...>',
+      'Ask only for these scopes (space or comma separated), with those granted before; default: every scope your role may grant',
+      [],
+    )
     .option('--no-browser', 'Print the address to open instead of opening the browser')
     .action(async (baseUrl: string, options: { scope: string[]; browser: boolean }, command: Command) => {
       const { login } = await import('./login.ts');
@@ -139,11 +166,29 @@ export function buildProgram(
       new Option('--profile <name>', 'Which school (profile) to use; default: LYCEUM_PROFILE, else the last login'),
     )
     .option('--json', 'Print JSON instead of tables')
+    .version(`lyceum ${VERSION}`, '-V, --version', 'Print the version of lyceum')
+    .helpCommand(false)
     .showSuggestionAfterError()
     .configureHelp({ sortSubcommands: false })
     .exitOverride()
     .configureOutput(output);
   builtIns(program, ctx);
+  program
+    .command('help')
+    .description(`Help for a command (lyceum help courses create), or a topic: ${Object.keys(HELP_TOPICS).join(', ')}`)
+    .argument('[words...]', 'A command (group and verb) or a topic')
+    .action((words: string[]) => {
+      const topic = HELP_TOPICS[words.join(' ')];
+      if (topic) return void io.stdout.write(topic());
+      let command = program;
+      for (const word of words) {
+        const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+        if (!next)
+          throw new CliFailure(EXIT.usage, `No command or help topic "${words.join(' ')}".`, 'Run: lyceum --help');
+        command = next;
+      }
+      command.outputHelp();
+    });
 
   const run = async (
     operation: Operation,
@@ -176,6 +221,10 @@ export function buildProgram(
     .argument('<file>')
     .option('--purpose <purpose>', 'image, video, audio, pdf or download (default: from the file type)')
     .option('--content-type <type>', 'The media type (default: from the file name)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ lyceum storage upload intro.mp4\n  $ lyceum storage upload notes.pdf --purpose download --json\n',
+    )
     .action(async (file: string, options: { purpose?: string; contentType?: string }, command: Command) => {
       const { uploadFile } = await import('./upload.ts');
       const asset = await uploadFile(io, await targetOf(ctx), file, options);

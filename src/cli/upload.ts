@@ -68,8 +68,8 @@ function sizeOf(file: string): number {
   }
 }
 
-/** PUTs a file to an upload URL of the API with a progress bar; returns the API's answer. */
-export async function putFile(io: Io, target: Target, url: string, file: string, size = sizeOf(file)) {
+/** Sends a file's bytes to an upload URL of the API with a progress bar (PUT unless told); returns the API's answer. */
+export async function putFile(io: Io, target: Target, url: string, file: string, method = 'PUT', size = sizeOf(file)) {
   const stream = await counted(io, file, size);
   let response: Response;
   try {
@@ -78,7 +78,7 @@ export async function putFile(io: Io, target: Target, url: string, file: string,
       url,
       () =>
         ({
-          method: 'PUT',
+          method,
           headers: { 'content-type': 'application/octet-stream', 'content-length': String(size) },
           body: stream.body(),
           duplex: 'half',
@@ -111,5 +111,5 @@ export async function uploadFile(
       sha256: await sha256Of(file),
     }),
   });
-  return putFile(io, target, String(asset.upload_url), file, size);
+  return putFile(io, target, String(asset.upload_url), file, 'PUT', size);
 }

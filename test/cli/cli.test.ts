@@ -59,7 +59,7 @@ describe('the lyceum CLI against a started school', () => {
 
   test('without a login, --help lists the built-in commands and says how to get the school’s', async () => {
     const help = ok(await owner.run(['--help']));
-    for (const command of ['login', 'logout', 'whoami', 'profiles', 'completion'])
+    for (const command of ['login', 'logout', 'whoami', 'profiles', 'completion', 'help'])
       assert.match(help.stdout, new RegExp(`\\n  ${command}\\b`));
     assert.match(help.stdout, /Sign in \(lyceum login <base_url>\)/);
     const whoami = await owner.run(['whoami']);
@@ -68,13 +68,14 @@ describe('the lyceum CLI against a started school', () => {
   });
 
   test('login: the browser signs in, the grant is shown, tokens go to a 0600 file with a warning (no keyring here)', async () => {
-    const login = ok(await owner.run(['login', server.url]));
+    // --scope narrows the login: only these scopes (and a write's read) besides who you are.
+    const login = ok(await owner.run(['login', server.url, '--scope', 'courses:read,school:read']));
     assert.match(
       login.stdout,
       new RegExp(`Signed in to ${server.url} as Ada Owner <owner@school\\.test> \\(profile ${profile}\\)`),
     );
-    assert.match(login.stdout, /Granted: openid profile email courses:read /);
-    assert.doesNotMatch(login.stdout, /courses:write/, 'write scopes only when asked for');
+    assert.match(login.stdout, /^Granted: openid profile email courses:read school:read$/m);
+    assert.doesNotMatch(login.stdout, /courses:write|Not granted/, 'only what --scope asked for');
     assert.match(login.stderr, /Waiting for the browser/);
     assert.match(login.stderr, /Warning: the system keyring is not available/);
     assert.match(login.stderr, /Tokens are stored in .*credentials\.json, readable only by you/);
@@ -125,6 +126,50 @@ describe('the lyceum CLI against a started school', () => {
     assert.match(create.stdout, /Operation createCourse \(POST \/api\/v1\/courses\); scope courses:write/);
   });
 
+  test('--version, help exit-codes, and each command’s help with EXAMPLES and the shape of its JSON flags', async () => {
+    const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
+    assert.equal(ok(await owner.run(['--version'])).stdout, `lyceum ${version}\n`);
+    const codes = ok(await owner.run(['help', 'exit-codes'])).stdout;
+    for (const [code, words] of [
+      [0, 'done'],
+      [1, 'the API refused'],
+      [2, 'the command line is wrong'],
+      [3, 'not signed in'],
+      [4, 'the school could not be reached'],
+      [5, 'a bulk job finished, but some of its rows failed'],
+    ] as const)
+      assert.match(codes, new RegExp(`^  ${code}  ${words}`, 'm'));
+    assert.match(ok(await owner.run(['help', 'courses', 'create'])).stdout, /Usage: lyceum courses create/);
+    assert.equal((await owner.run(['help', 'no-such-topic'])).code, 2);
+
+    const create = ok(await owner.run(['courses', 'create', '--help'])).stdout.replace(/\s+/g, ' ');
+    assert.match(
+      create,
+      /--price <json> .*e\.g\. --price '\{"amount":4900,"currency":"EUR"\}'; fields: amount, currency/,
+    );
+    assert.match(
+      create,
+      /Examples: \$ lyceum courses create --title 'Watercolour basics' \$ lyceum courses create --title 'Watercolour basics' --json/,
+    );
+    const bulk = ok(await owner.run(['students', 'bulk-enroll', '--help'])).stdout.replace(/\s+/g, ' ');
+    assert.match(bulk, /fields: email, name\?, course_id, expires_at\?/);
+    assert.match(
+      bulk,
+      /\$ lyceum students bulk-enroll --rows '\[\{"email":"ada@example\.com","course_id":"crs_\w{26}"\}\]'/,
+    );
+    const get = ok(await owner.run(['courses', 'get', '--help'])).stdout;
+    assert.match(get, /\$ lyceum courses get crs_\w{26}\n/);
+    const exported = ok(await owner.run(['forms', 'export-submissions', '--help'])).stdout;
+    assert.match(exported, /--output <file>/);
+    assert.doesNotMatch(exported, /--file|--data/, 'a GET sends no body');
+    assert.match(exported, /\$ lyceum forms export-submissions frm_\w{26} --output forms\.csv/);
+    // Every command's EXAMPLES are checked in operations.test.ts; the composed one has them too.
+    assert.match(
+      ok(await owner.run(['storage', 'upload', '--help'])).stdout,
+      /Examples:\n {2}\$ lyceum storage upload /,
+    );
+  });
+
   test('a command refused for a missing scope prints the exact step-up command, which then works', async () => {
     const refused = await owner.run(['courses', 'create', '--title', 'Needs write']);
     assert.equal(refused.code, 3);
@@ -133,7 +178,7 @@ describe('the lyceum CLI against a started school', () => {
     assert.equal(hint, `lyceum login ${server.url} --scope courses:write`);
 
     const stepUp = ok(await owner.run(hint.split(' ').slice(1)));
-    assert.match(stepUp.stdout, /Granted: .*courses:read.* courses:write/, 'the earlier scopes are kept');
+    assert.match(stepUp.stdout, /Granted: .*courses:read.* school:read courses:write/, 'the earlier scopes are kept');
     const created = json(await owner.run(['courses', 'create', '--title', 'Stepped up', '--json']));
     assert.equal(created.title, 'Stepped up');
   });
@@ -229,12 +274,56 @@ describe('the lyceum CLI against a started school', () => {
     assert.equal(asset.sha256, execFileSync('sha256sum', [file], { encoding: 'utf8' }).split(' ')[0]);
   });
 
+  test('a bulk job whose rows partly failed exits 5 and prints the failed rows', async () => {
+    const course = json(await owner.run(['courses', 'create', '--title', 'Half bulk', '--json']));
+    ok(await owner.run(['courses', 'publish', String(course.id)]));
+    const rows = [
+      { email: 'half1@school.test', course_id: course.id },
+      { email: 'not an address', course_id: course.id },
+    ];
+    const result = await owner.run(['students', 'bulk-enroll', '--rows', JSON.stringify(rows)]);
+    assert.equal(result.code, 5, result.stderr);
+    assert.match(result.stderr, /^Error: 1 of 2 rows failed \(listed above\); the others were done\.$/m);
+    assert.match(result.stderr, /│ 1 +│ invalid +│ email/);
+    assert.doesNotMatch(result.stderr, /half1@/, 'only the failed rows');
+    const asJson = await owner.run(['students', 'bulk-enroll', '--rows', JSON.stringify(rows), '--json']);
+    assert.equal(asJson.code, 5);
+    assert.equal(JSON.parse(asJson.stdout).status, 'succeeded', 'the whole job on stdout');
+  });
+
+  test('an operation that answers a file writes its bytes to stdout or --output, with a GET and no body', async () => {
+    const form = json(
+      await owner.run([
+        'forms',
+        'create',
+        '--title',
+        'Contact',
+        '--fields',
+        JSON.stringify([{ name: 'message', label: 'Message', type: 'long_text' }]),
+        '--json',
+      ]),
+    );
+    const header = 'Submission,Submitted at,Message,Signed-in user\r\n';
+    const out = ok(await owner.run(['forms', 'export-submissions', String(form.id)]));
+    assert.equal(out.stdout, header);
+    ok(await owner.run(['forms', 'export-submissions', String(form.id), '--output', 'contact.csv']));
+    assert.equal(readFileSync(join(owner.home, 'contact.csv'), 'utf8'), header);
+    const missing = await owner.run(['forms', 'export-submissions', 'frm_01j9x2k7m4n6p8q3r5s7t9v2w4']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /\(not_found\)/);
+  });
+
   test('bulk enrollment follows its job to the end and prints the finished job', async () => {
     const course = json(await owner.run(['courses', 'create', '--title', 'Bulk', '--json']));
+    ok(await owner.run(['courses', 'publish', String(course.id)]));
     const rows = [1, 2, 3].map((n) => ({ email: `bulk${n}@school.test`, name: `Bulk ${n}`, course_id: course.id }));
     const job = json(await owner.run(['students', 'bulk-enroll', '--rows', JSON.stringify(rows), '--json']));
     assert.equal(job.status, 'succeeded');
     assert.deepEqual(job.progress, { done: 3, total: 3 });
+    assert.deepEqual(
+      (job.results as { status: string }[]).map((r) => r.status),
+      ['enrolled', 'enrolled', 'enrolled'],
+    );
     const queued = json(
       await owner.run(['students', 'bulk-enroll', '--rows', JSON.stringify(rows), '--no-wait', '--json']),
     );
@@ -337,14 +426,23 @@ describe('the lyceum CLI against a started school', () => {
     assert.match(denied.stderr, /^Error: Not signed in: .*\(access_denied\)$/m);
   });
 
-  test('a student’s login shows the scopes their role cannot grant; two schools (profiles) side by side', async () => {
-    const student = await owner.run(['login', server.url, '--profile', 'as-student', '--scope', 'courses:write'], {
-      LYCEUM_TEST_EMAIL: people.student.email,
-      LYCEUM_TEST_PASSWORD: people.student.password,
-    });
-    ok(student);
+  test('a student told to log in for a scope their role can never hold is told so, exit 3, with no advice to log in again', async () => {
+    const asStudent = { LYCEUM_TEST_EMAIL: people.student.email, LYCEUM_TEST_PASSWORD: people.student.password };
+    const student = await owner.run(
+      ['login', server.url, '--profile', 'as-student', '--scope', 'courses:write'],
+      asStudent,
+    );
+    assert.equal(student.code, 3, student.stderr);
     assert.match(student.stdout, /as Stu Dent <stu\.dent@school\.test> \(profile as-student\)/);
-    assert.match(student.stdout, /Not granted \(your role cannot grant them, or you declined\): .*courses:write/);
+    assert.match(student.stdout, /^Granted: openid profile email courses:read$/m, 'signed in all the same');
+    assert.match(
+      student.stderr,
+      new RegExp(
+        `^Error: Your role at ${server.url} can never hold courses:write, so it was not granted \\(signing in again will not change that\\)\\.$`,
+        'm',
+      ),
+    );
+    assert.doesNotMatch(student.stderr, /Run: lyceum login/);
 
     const profiles = json<{ current: string; name: string; user: string }[]>(await owner.run(['profiles', '--json']));
     assert.deepEqual(
@@ -356,14 +454,42 @@ describe('the lyceum CLI against a started school', () => {
     );
     assert.equal(json(await owner.run(['whoami', '--json', '--profile', profile])).email, 'owner@school.test');
     assert.equal(json(await owner.run(['whoami', '--json'], { LYCEUM_PROFILE: profile })).email, 'owner@school.test');
+
+    // The write the school refuses: the login learnt the role cannot hold the scope, so no step-up is suggested.
     const refused = await owner.run(['courses', 'create', '--title', 'No']);
     assert.equal(refused.code, 3);
+    assert.match(refused.stderr, /can never hold courses:write/);
+    assert.doesNotMatch(refused.stderr, /Run: lyceum login/);
+
+    // A login without --scope asks for everything: the role decides, and the grant is all it may hold.
+    const full = ok(await owner.run(['login', server.url, '--profile', 'as-student'], asStudent));
+    assert.match(full.stdout, /^Granted: .*courses:read.*account:write/m);
+    assert.doesNotMatch(full.stdout, /^Granted: .*:write.*courses:write/m);
+    assert.match(full.stdout, /^Not granted \(your role can never hold them\): .*courses:write/m);
+    assert.match(config(owner.home).profiles['as-student'].role_scopes, /account:write/);
+    const again = await owner.run(['lecturers', 'create', '--name', 'No']);
+    assert.equal(again.code, 3);
     assert.match(
-      refused.stderr,
-      new RegExp(`Run: lyceum login ${server.url} --profile as-student --scope courses:write`),
+      again.stderr,
+      /needs the lecturers:write scope.*\nYour role at this school can never hold lecturers:write \(signing in again will not change that\)\. Your role may grant: openid /,
     );
+    assert.doesNotMatch(again.stderr, /Run: lyceum login/);
     ok(await owner.run(['profiles', 'use', profile]));
     assert.equal(json(await owner.run(['whoami', '--json'])).email, 'owner@school.test');
+  });
+
+  test('login without --scope asks for every scope the role may grant, so the first write needs no second consent', async () => {
+    const staff = cliUser(people.staff);
+    const login = ok(await staff.run(['login', server.url]));
+    const granted = /^Granted: (.*)$/m.exec(login.stdout)?.[1]?.split(' ') ?? [];
+    for (const scope of ['courses:read', 'courses:write', 'lecturers:write', 'forms:read', 'storage:write'])
+      assert.ok(granted.includes(scope), `${scope} in ${granted.join(' ')}`);
+    assert.doesNotMatch(login.stdout, /Not granted/, 'staff may hold every scope');
+    const browserSteps = () => readFileSync(join(staff.home, 'opener.log'), 'utf8').match(/^at /gm)?.length;
+    const consents = browserSteps();
+    json(await staff.run(['courses', 'create', '--title', 'First write', '--json']));
+    json(await staff.run(['lecturers', 'create', '--name', 'Second area', '--json']));
+    assert.equal(browserSteps(), consents, 'no browser opened again');
   });
 
   test('a stale command tree is revalidated with its ETag: unchanged answers 304, a changed one is fetched again', async () => {
@@ -507,7 +633,20 @@ describe('the lyceum CLI against a started school', () => {
     const whoami = await owner.run(['whoami']);
     assert.equal(whoami.code, 3);
     assert.match(whoami.stderr, new RegExp(`Not signed in to ${server.url}\\.\\nRun: lyceum login ${server.url}`));
-    // Signed out, public reads still work (anonymously).
+    // Signed out, public reads still work (anonymously); an empty list says why instead of "Nothing found.".
     ok(await owner.run(['courses', 'list']));
+    const empty = await owner.run(['events', 'list']);
+    assert.equal(empty.code, 3);
+    assert.match(
+      empty.stderr,
+      new RegExp(`^Error: Not signed in to ${server.url}: nothing in the public view\\.\\nRun: lyceum login`, 'm'),
+    );
+    assert.doesNotMatch(empty.stdout, /Nothing found/);
+    const own = await owner.run(['students', 'list']);
+    assert.equal(own.code, 3);
+    assert.match(
+      own.stderr,
+      new RegExp(`^Error: Not signed in to ${server.url}\\.\\nRun: lyceum login ${server.url}$`, 'm'),
+    );
   });
 });

@@ -4,6 +4,7 @@ import { Command, type CommanderError } from 'commander';
 import { browserOpener } from '../../src/cli/browser.ts';
 import { completionScript } from '../../src/cli/completion.ts';
 import type { Io } from '../../src/cli/io.ts';
+import { flagOf } from '../../src/cli/operation-command.ts';
 import { type Operation, operationsOf, verbOf } from '../../src/cli/operations.ts';
 import { buildProgram } from '../../src/cli/program.ts';
 import { operationTools } from '../../src/operations/operation-tools.ts';
@@ -84,9 +85,68 @@ describe('CLI commands derived from /openapi.json', () => {
           assert.equal(error.code, 'commander.helpDisplayed', `${argv.join(' ')}: ${error.message}`);
           return true;
         });
-        assert.match(written.join(''), new RegExp(`Operation ${op.operationId}\\s\\(${op.method}\\s`));
+        const help = written.join('');
+        assert.match(help, new RegExp(`Operation ${op.operationId}\\s\\(${op.method}\\s`));
+        // EXAMPLES from the operation: its path arguments and required flags, each flag one the command has.
+        const examples = /\nExamples:\n((?: {2}\$ .*\n)+)/.exec(help)?.[1] ?? '';
+        assert.match(examples, new RegExp(`^  \\$ lyceum ${op.group} ${op.verb}`), `${argv.join(' ')}: ${help}`);
+        for (const flag of examples.match(/ --[a-z-]+/g) ?? [])
+          if (flag !== ' --json') assert.ok(help.includes(`${flag.trim()} `), `${op.operationId}: ${flag}`);
+        for (const arg of op.args.filter((a) => a.in !== 'path' && a.required))
+          assert.ok(examples.includes(`--${flagOf(arg)} `), `${op.operationId}: --${flagOf(arg)} in its example`);
       }
     }
+  });
+});
+
+describe('the request follows the operation’s method and media types, whatever the document says of a body', () => {
+  const csv = { 200: { description: 'CSV', content: { 'text/csv': { schema: { type: 'string' } } } } };
+  const raw = { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+  const json = {
+    content: { 'application/json': { schema: { type: 'object', properties: { a: { type: 'string' } } } } },
+  };
+  const op = (operationId: string, more: Record<string, unknown>) => ({
+    operationId,
+    tags: ['things'],
+    'x-required-scope': 'forms:read',
+    parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^thg_[0-9a-z]{26}$' } }],
+    ...more,
+  });
+  const operations = operationsOf({
+    paths: {
+      // A GET whose document declares a (required) body, as exportFormSubmissions once did: no body is sent.
+      '/things/{id}/old-export': { get: op('oldExport', { requestBody: { required: true, ...raw }, responses: csv }) },
+      '/things/{id}/export': {
+        get: op('exportThing', {
+          parameters: [{ name: 'q', in: 'query', schema: { type: 'string' } }],
+          responses: csv,
+        }),
+      },
+      '/things/{id}/odd': { delete: op('oddDelete', { requestBody: json }) },
+      '/things/{id}/content': { post: op('sendThing', { requestBody: raw }) },
+    },
+  });
+  const named = (id: string) => operations.find((o) => o.operationId === id);
+
+  test('a GET or DELETE never takes a body (RFC 9110 §9.3.1), so no --file or body flags', () => {
+    assert.deepEqual([named('oldExport')?.method, named('oldExport')?.rawBody], ['GET', false]);
+    assert.deepEqual(
+      named('oddDelete')?.args.map((a) => a.in),
+      ['path'],
+    );
+  });
+
+  test('an answer that is not JSON is a download: its type, and --output in the example', () => {
+    for (const id of ['oldExport', 'exportThing']) assert.deepEqual(named(id)?.download, { type: 'text/csv' });
+    assert.deepEqual(
+      named('exportThing')?.args.map((a) => [a.name, a.in]),
+      [['q', 'query']],
+    );
+    assert.equal(named('sendThing')?.download, undefined);
+  });
+
+  test('raw bytes go with the operation’s own method, not always PUT', () => {
+    assert.deepEqual([named('sendThing')?.method, named('sendThing')?.rawBody], ['POST', true]);
   });
 });
 

@@ -119,17 +119,21 @@ describe('the lyceum CLI in a terminal (tmux)', () => {
     assert.match(screen, /│ filename\s+│ lecture\.pdf/);
   });
 
-  test('bulk enrollment shows its job’s progress to the end', async () => {
+  test('bulk enrollment shows its job’s progress to the end; rows that failed are listed and the exit code is 5', async () => {
     const course = (await term.run(['courses', 'list', '--json'])).screen;
     const id = /"id": "(crs_\w+)"/.exec(course)?.[1] ?? '';
+    assert.equal((await term.run(['courses', 'publish', id])).code, 0);
     const rows = JSON.stringify([
       { email: 'tmux1@school.test', course_id: id },
-      { email: 'tmux2@school.test', course_id: id },
+      { email: 'not an address', course_id: id },
     ]);
     const { screen, code } = await term.run(['students', 'bulk-enroll', '--rows', rows]);
-    assert.equal(code, 0, screen);
+    assert.equal(code, 5, screen);
     assert.match(screen, /^Working █+ 100% \| 2 of 2$/m);
     assert.match(screen, /│ status\s+│ succeeded/);
+    assert.match(screen, /^│ row │ status +│ error +│$/m);
+    assert.match(screen, /^│ 1 +│ invalid │ email/m);
+    assert.match(screen, /^Error: 1 of 2 rows failed \(listed above\); the others were done\.$/m);
   });
 
   test('an error is one line with the server’s error_description, and the exit code says what kind', async () => {
