@@ -5,6 +5,7 @@ import { SCOPES } from '../security/scopes.ts';
 import type { Clock } from '../time/clock.ts';
 import { sendDocument } from './conditional.ts';
 import { type GeneratedDocument, strongEtag } from './documents.ts';
+import { markComponents, shapeOpenApi } from './openapi-shape.ts';
 
 const IDEMPOTENCY_HEADER = {
   type: 'object',
@@ -34,7 +35,13 @@ export async function registerOpenApi(
       info: {
         title: 'Lyceum API',
         version: '1',
-        description: `The HTTP API of this school. Authentication: ${deps.baseUrl}/auth.md. Requests without a token get the public view.`,
+        description: [
+          `The HTTP API of this school. Authentication: ${deps.baseUrl}/auth.md. Requests without a token get the public view.`,
+          `Every operation in one line each: ${deps.baseUrl}/operations.txt.`,
+          'Timestamps (format date-time) are RFC 3339 in UTC. Money is integer minor units with an ISO 4217 currency.',
+          'Lists are pages (ListPage): pass next_cursor as starting_after for the next one; limit is 1–100.',
+          'Errors are {error, error_description}. A creating POST that lists Idempotency-Key runs once per key.',
+        ].join(' '),
       },
       servers: [{ url: deps.baseUrl }],
       components: {
@@ -64,14 +71,17 @@ export async function registerOpenApi(
       };
       if (!url.startsWith('/api/v1') || !config.scope) return { schema: { ...schema, hide: true }, url };
       const security = [{ oauth2: [config.scope] }, ...(config.anonymous ? [{}] : [])];
-      // A raw-bytes route has no body schema (nothing parses it); the document still says what it takes.
-      const raw: object = config.binary
-        ? { consumes: ['application/octet-stream'], body: { type: 'string', format: 'binary' } }
-        : {};
+      // A raw-bytes route has no body schema (nothing parses it); the document still says what it takes. A GET
+      // that answers with bytes takes no body (RFC 9110 §9.3.1).
+      const raw: object =
+        config.binary && ['POST', 'PUT', 'PATCH'].includes(String(route.method))
+          ? { consumes: ['application/octet-stream'], body: { type: 'string', format: 'binary' } }
+          : {};
       // The header is read by the idempotency hook, not validated by the route, so only the document declares it.
       const keyed: object = config.idempotent ? { headers: IDEMPOTENCY_HEADER } : {};
+      const marked = markComponents(schema) as typeof schema;
       return {
-        schema: { ...schema, ...raw, ...keyed, security, 'x-required-scope': config.scope } as typeof schema,
+        schema: { ...marked, ...raw, ...keyed, security, 'x-required-scope': config.scope } as typeof schema,
         url,
       };
     },
@@ -80,7 +90,7 @@ export async function registerOpenApi(
   let document: GeneratedDocument | undefined;
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
     if (!document) {
-      const body = JSON.stringify(app.swagger());
+      const body = JSON.stringify(shapeOpenApi(app.swagger()));
       document = {
         body,
         etag: strongEtag(body),
