@@ -233,7 +233,10 @@ function extractRepeated(document: Node, components: Components) {
   const seen = new Map<string, { count: number; name: string }>();
   // `map`: a `properties` object, whose keys are names (a property may be called "type"), not a schema.
   const count = (value: unknown, key: string, map = false) => {
-    if (Array.isArray(value)) return value.forEach((v) => count(v, key));
+    if (Array.isArray(value)) {
+      for (const v of value) count(v, key);
+      return;
+    }
     if (!isNode(value)) return;
     const shape = canonical(value);
     if (!map && shape.length >= REPEATED_MIN && schemaLike(value)) {

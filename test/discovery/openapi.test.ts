@@ -66,6 +66,16 @@ describe('/openapi.json', () => {
   });
 });
 
+type ShapedOperation = {
+  parameters: { $ref?: string }[];
+  responses: Record<string, unknown>;
+  requestBody?: { content?: Record<string, { example?: unknown; schema?: unknown }> };
+};
+type ShapedDoc = {
+  paths: Record<string, Record<string, ShapedOperation>>;
+  components: { schemas: Record<string, unknown>; parameters: Record<string, { in: string }> };
+};
+
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 /** The targets of issue 23, also written in docs/agents.md. */
@@ -75,11 +85,11 @@ const MAX_GZIP_BYTES = 40_000;
 describe('/openapi.json fits an agent', () => {
   let server: TestServer;
   let text: string;
-  let doc: Record<string, any>;
+  let doc: ShapedDoc;
   before(async () => {
     server = await startTestServer('sqlite');
     text = await (await fetch(`${server.url}/openapi.json`)).text();
-    doc = JSON.parse(text);
+    doc = JSON.parse(text) as ShapedDoc;
   });
   after(() => server.close());
 
@@ -96,17 +106,17 @@ describe('/openapi.json fits an agent', () => {
       assert.ok(schemas[name], name);
     assert.ok(!text.includes('"def-'), 'no generated def-N names');
     assert.equal(text.split('"error_description":').length - 1, 1, 'the error object is written once');
-    const create = doc.paths['/api/v1/courses'].post;
-    assert.deepEqual(create.responses['201'], { $ref: '#/components/responses/CourseCreated' });
-    assert.deepEqual(create.responses['404'], { $ref: '#/components/responses/NotFound' });
+    const create = doc.paths['/api/v1/courses']?.post;
+    assert.deepEqual(create?.responses['201'], { $ref: '#/components/responses/CourseCreated' });
+    assert.deepEqual(create?.responses['404'], { $ref: '#/components/responses/NotFound' });
   });
 
   test('no operation without body semantics takes a body (RFC 9110 §9.3.1)', () => {
-    for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, any>][])
+    for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, ShapedOperation | undefined>][])
       for (const method of ['get', 'delete', 'head'])
         assert.equal(item[method]?.requestBody, undefined, `${method} ${path}`);
-    const exported = doc.paths['/api/v1/forms/{id}/submissions/export'].get;
-    assert.ok(exported.parameters.length > 1, 'the export filters are query parameters');
+    const exported = doc.paths['/api/v1/forms/{id}/submissions/export']?.get;
+    assert.ok((exported?.parameters.length ?? 0) > 1, 'the export filters are query parameters');
   });
 
   test('every operation that creates or updates has an example body its schema accepts', () => {
@@ -125,7 +135,7 @@ describe('/openapi.json fits an agent', () => {
     const local = (schema: unknown) =>
       nullable(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')));
     const wrong: string[] = [];
-    for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, any>][])
+    for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, ShapedOperation | undefined>][])
       for (const method of ['post', 'put', 'patch']) {
         const media = item[method]?.requestBody?.content?.['application/json'];
         if (!media) continue;
@@ -140,13 +150,13 @@ describe('/openapi.json fits an agent', () => {
     const keyed = server.routes.filter((r) => r.config.idempotent);
     assert.ok(keyed.length > 0);
     for (const route of keyed) {
-      const operation = doc.paths[route.url.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()];
+      const operation = doc.paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[String(route.method).toLowerCase()];
       assert.ok(
-        operation.parameters.some((p: { $ref?: string }) => p.$ref === '#/components/parameters/IdempotencyKey'),
+        operation?.parameters.some((p: { $ref?: string }) => p.$ref === '#/components/parameters/IdempotencyKey'),
         route.url,
       );
     }
-    assert.equal(doc.components.parameters.IdempotencyKey.in, 'header');
+    assert.equal(doc.components.parameters.IdempotencyKey?.in, 'header');
   });
 });
 
