@@ -19,6 +19,7 @@ import { discoveryDocuments } from './discovery/documents.ts';
 import { registerOpenApi } from './discovery/openapi.ts';
 import { registerDiscoveryRoutes } from './discovery/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
+import { installCompression } from './http/compression.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/error-handler.ts';
 import { requireRouteDeclarations } from './http/guard.ts';
 import { internalCalls } from './http/internal-calls.ts';
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps) {
   installNulGuard(app);
   /** Every route the app registers, as declared (the contract test and generated documents read it). */
   const routes = requireRouteDeclarations(app);
+  await installCompression(app);
   await registerOpenApi(app, { baseUrl: config.BASE_URL, clock });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

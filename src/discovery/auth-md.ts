@@ -2,7 +2,11 @@ import type { Config } from '../config.ts';
 import { ACCEPTED_FORM, OAUTH_PATHS, resourceIdentifiers } from '../security/oauth-endpoints.ts';
 import { SCOPES } from '../security/scopes.ts';
 
-export type AuthMarkdownSchool = { name: string | undefined; supportEmail: string | null | undefined };
+/**
+ * `supportEmail` is not printed: this page is public, and getSchool shows the support address to signed-in callers
+ * only (it starts as the owner's sign-in address). Callers still pass it until they drop the field.
+ */
+export type AuthMarkdownSchool = { name: string | undefined; supportEmail?: string | null | undefined };
 
 /** The authentication walkthrough, written for this origin from the live configuration and the one scope table. */
 export function authMarkdown(config: Config, school: AuthMarkdownSchool): string {
@@ -13,7 +17,7 @@ export function authMarkdown(config: Config, school: AuthMarkdownSchool): string
   // By default DOCS_URL is this page, which then has to say itself whom to ask.
   const docsIsThisPage = config.DOCS_URL === url('/auth.md');
   const askForIntegration = docsIsThisPage
-    ? `ask the school for one${school.supportEmail ? ` (${school.supportEmail})` : ''}`
+    ? `ask the school for one (${url('/')})`
     : `ask for one at ${config.DOCS_URL}`;
   const scopeRows = Object.entries(SCOPES).map(
     ([scope, def]) =>

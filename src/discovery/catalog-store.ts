@@ -252,6 +252,16 @@ export function catalogStore() {
       }));
     },
 
+    /** The published pages among `slugs` (the terms and privacy pages a school may publish instead of URLs). */
+    async publishedPages(db: Db, slugs: string[]) {
+      return db
+        .selectFrom('pages')
+        .where('status', '=', 'published')
+        .where('slug', 'in', slugs)
+        .select(['slug'])
+        .execute();
+    },
+
     async pages(db: Db, limit: number) {
       return db
         .selectFrom('pages')

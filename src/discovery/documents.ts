@@ -4,10 +4,12 @@ import type { SchoolStore } from '../areas/school/store.ts';
 import type { Db } from '../db/tables.ts';
 import type { Clock } from '../time/clock.ts';
 import type { CatalogStore } from './catalog-store.ts';
+import { legalLinks } from './legal-links.ts';
 import { LLMS_TXT_LIMIT, llmsTxt, type OutlineSection } from './llms-txt.ts';
 import { courseRow, pricingMd } from './pricing-md.ts';
 
-const PRICING_BATCH = 5_000;
+/** At most this many plans and products are listed in /pricing.md (a school has a handful). */
+const PRICING_LIMIT = 5_000;
 
 /** A strong ETag of a document's bytes. */
 export const strongEtag = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
@@ -16,12 +18,11 @@ export const strongEtag = (body: string) => `"${createHash('sha256').update(body
 export type GeneratedDocument = { body: string; etag: string; lastModified: Date };
 
 /**
- * /llms.txt, /llms-full.txt and /pricing.md, generated from the live catalog (bounded queries for the llms files; for
- * pricing.md every public course, in batches). A generated document is kept `ttlMs` and dropped at once by
- * `invalidate()`, which every catalog invalidation calls (a write through the API here, or on another instance
- * through Redis). pricing.md must list every course, so at 100,000 courses it is ~10 MB and half a second to build:
- * generating it per request would let anyone load the server. Last-Modified is when this instance first produced the
- * current bytes; the ETag alone decides 304s (see conditional.ts).
+ * /llms.txt, /llms-full.txt and /pricing.md, generated from the live catalog with bounded queries (the newest
+ * LLMS_TXT_LIMIT courses and posts, totals, and how to page through the rest), so their size does not grow with the
+ * catalog. A generated document is kept `ttlMs` and dropped at once by `invalidate()`, which every catalog
+ * invalidation calls (a write through the API here, or on another instance through Redis). Last-Modified is when this
+ * instance first produced the current bytes; the ETag alone decides 304s (see conditional.ts).
  */
 export function discoveryDocuments(deps: {
   db: Db;
@@ -30,14 +31,11 @@ export function discoveryDocuments(deps: {
   school: SchoolStore;
   store: CatalogStore;
   ttlMs: number;
-  /** How many courses /pricing.md reads and renders at a time. */
-  pricingBatch?: number;
   /** Whether a payment provider is configured. */
   takesPayments: boolean;
   /** The upcoming public events, soonest first, as anonymous sees them (the events area's own rule). */
   upcomingEvents: (limit: number) => Promise<Event[]>;
 }) {
-  const batchSize = deps.pricingBatch ?? PRICING_BATCH;
   const { db, store } = deps;
   const seen = new Map<string, { etag: string; since: Date }>();
   const kept = new Map<string, { document: Promise<GeneratedDocument>; until: number }>();
@@ -67,8 +65,9 @@ export function discoveryDocuments(deps: {
   }
 
   async function llms(full: boolean) {
-    const [school, courses, posts, pages, plans, products, events] = await Promise.all([
-      deps.school.get(db),
+    const school = await deps.school.get(db);
+    const [legal, courses, posts, pages, plans, products, events] = await Promise.all([
+      legalLinks(db, store, deps.baseUrl, school),
       store.newestCourses(db, LLMS_TXT_LIMIT),
       store.newestPosts(db, LLMS_TXT_LIMIT),
       store.pages(db, LLMS_TXT_LIMIT),
@@ -100,6 +99,7 @@ export function discoveryDocuments(deps: {
     return llmsTxt({
       baseUrl: deps.baseUrl,
       school,
+      legal,
       courses: { items: courses.courses, total: courses.total },
       posts: { items: posts.posts, total: posts.total },
       pages,
@@ -118,27 +118,23 @@ export function discoveryDocuments(deps: {
       cached('pricing.md', async () => {
         const school = await deps.school.get(db);
         const locale = school?.locale ?? 'en';
-        const courseRows: string[][] = [];
-        // Every public course, a batch at a time with a pause between batches: at 100,000 courses the whole
-        // document takes about half a second to build, which must not hold up every other request.
-        for (let before: string | undefined; ; ) {
-          const batch = await store.publicCoursesBefore(db, before, batchSize);
-          if (batch.length === 0) break;
-          const last = batch[batch.length - 1] as (typeof batch)[number];
-          const sizes = await store.courseSizes(db, { from: last.id, to: (batch[0] ?? last).id });
-          for (const course of batch) courseRows.push(courseRow(course, sizes.get(course.id), deps.baseUrl, locale));
-          if (batch.length < batchSize) break;
-          before = last.id;
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-        const [plans, products] = await Promise.all([
-          store.publicPlans(db, PRICING_BATCH),
-          store.publishedProducts(db, PRICING_BATCH),
+        const [newest, plans, products, legal] = await Promise.all([
+          store.newestCourses(db, LLMS_TXT_LIMIT),
+          store.publicPlans(db, PRICING_LIMIT),
+          store.publishedProducts(db, PRICING_LIMIT),
+          legalLinks(db, store, deps.baseUrl, school),
         ]);
+        const sizes = await store.courseSizes(
+          db,
+          newest.courses.map((c) => c.id),
+        );
+        const courseRows = newest.courses.map((c) => courseRow(c, sizes.get(c.id), deps.baseUrl, locale));
         return pricingMd({
           baseUrl: deps.baseUrl,
           school,
           courseRows,
+          courseTotal: newest.total,
+          legal,
           plans,
           products,
           takesPayments: deps.takesPayments,

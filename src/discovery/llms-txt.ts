@@ -3,6 +3,7 @@ import { eventWhen } from '../areas/events/when.ts';
 import { formatMoney } from '../text/money.ts';
 import type { CatalogCourse, CatalogPlan, CatalogProduct, CourseSize } from './catalog-store.ts';
 import { formatDuration, lessonFacts } from './catalog-text.ts';
+import type { LegalLinks } from './legal-links.ts';
 
 /** How many courses and posts /llms.txt and /llms-full.txt list; the rest is paged through the API. */
 export const LLMS_TXT_LIMIT = 50;
@@ -16,6 +17,7 @@ export type OutlineSection = {
 export type LlmsTxtData = {
   baseUrl: string;
   school: { name: string; description: string; locale: string } | undefined;
+  legal: LegalLinks;
   courses: { items: CatalogCourse[]; total: number };
   posts: { items: { id: string; title: string; slug: string; excerpt: string }[]; total: number };
   pages: { id: string; title: string; slug: string; seo_description: string | null }[];
@@ -62,6 +64,13 @@ export function llmsTxt(data: LlmsTxtData): string {
       'Streamable HTTP; the catalog tools work without a token, every API operation is a tool',
     ),
     link('Pricing', `${base}/pricing.md`, 'what the school sells: courses, membership plans and digital products'),
+    link(
+      'Operations',
+      `${base}/operations.txt`,
+      'every API operation in one line: operationId, method, path, scope, summary',
+    ),
+    ...(data.legal.terms ? [link('Terms, including refunds', data.legal.terms)] : []),
+    ...(data.legal.privacy ? [link('Privacy', data.legal.privacy)] : []),
     '',
     '## Courses',
     '',

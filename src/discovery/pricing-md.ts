@@ -1,14 +1,18 @@
 import { formatMoney } from '../text/money.ts';
 import type { CatalogCourse, CatalogPlan, CatalogProduct, CourseSize } from './catalog-store.ts';
 import { formatDuration } from './catalog-text.ts';
+import type { LegalLinks } from './legal-links.ts';
 
-export type PricingSchool = { name: string; locale: string; terms_url: string | null; privacy_url: string | null };
+export type PricingSchool = { name: string; locale: string };
 
 export type PricingData = {
   baseUrl: string;
   school: PricingSchool | undefined;
-  /** The Courses table's rows, from courseRow (built in batches for a large catalog). */
+  /** The Courses table's rows, from courseRow: the newest public courses, at most LLMS_TXT_LIMIT. */
   courseRows: string[][];
+  /** How many public courses there are in all. */
+  courseTotal: number;
+  legal: LegalLinks;
   plans: CatalogPlan[];
   products: CatalogProduct[];
   /** Whether a payment provider is configured (paid items can be bought online). */
@@ -65,8 +69,9 @@ function table(kind: Kind): string[] {
 }
 
 /**
- * /pricing.md: everything the school sells, one table per kind with the same columns every time. Every published
- * public course is listed (none is left out, however many there are), with its price or "free".
+ * /pricing.md: what the school sells, one table per kind with the same columns every time. Bounded like /llms.txt
+ * for any size of catalog: the newest courses, how many there are, and how to page through the rest (priced) in the
+ * API.
  */
 export function pricingMd(data: PricingData): string {
   const base = data.baseUrl;
@@ -89,15 +94,23 @@ export function pricingMd(data: PricingData): string {
     none: 'The school offers no digital products.',
   };
   const legal = [
-    data.school?.terms_url ? `- [Terms, including refunds](${data.school.terms_url})` : '',
-    data.school?.privacy_url ? `- [Privacy](${data.school.privacy_url})` : '',
+    data.legal.terms ? `- [Terms, including refunds](${data.legal.terms})` : '',
+    data.legal.privacy ? `- [Privacy](${data.legal.privacy})` : '',
   ].filter(Boolean);
+  const more =
+    data.courseTotal > data.courseRows.length
+      ? [
+          `The newest ${data.courseRows.length} of ${data.courseTotal} courses are listed. Every course with its price: GET ${base}/api/v1/courses?limit=100, then ?limit=100&starting_after=<next_cursor> (the MCP tool listCourses takes the same arguments).`,
+          '',
+        ]
+      : [];
   return [
     `# Pricing — ${data.school?.name ?? 'this Lyceum school'}`,
     '',
     'What this school sells. Prices are as charged, in the currency shown; "free" costs nothing. Access to a course is for life unless stated otherwise.',
     '',
     ...table(courses),
+    ...more,
     ...table(plans),
     ...table(products),
     '## How to buy',

@@ -86,12 +86,11 @@ describe('/auth.md', () => {
     assert.ok(errors.includes(`at the authorization endpoint, ${server.config.BASE_URL}/oauth/authorize.`));
   });
 
-  test('with DOCS_URL unset it is this page, which names the school to ask instead', () => {
+  test('with DOCS_URL unset it is this page, which names the school to ask instead (never its private address)', () => {
     const config = loadConfig({ BASE_URL: 'https://school.example' });
     const markdown = authMarkdown(config, { name: 'Harbour School', supportEmail: 'help@harbour.example' });
     assert.ok(markdown.includes('| https://school.example/auth.md (this page) |'));
-    assert.ok(markdown.includes('needs a registered integration; ask the school for one (help@harbour.example).'));
-    const withoutEmail = authMarkdown(config, { name: 'Harbour School', supportEmail: null });
-    assert.ok(withoutEmail.includes('needs a registered integration; ask the school for one.'));
+    assert.ok(markdown.includes('needs a registered integration; ask the school for one (https://school.example/).'));
+    assert.ok(!markdown.includes('help@harbour.example'), 'getSchool hides it from anonymous callers');
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { schoolWithPeople } from '../support/api.ts';
+import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { mcpPost, toolCall } from '../support/mcp.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -132,5 +132,58 @@ describe('the discovery documents agree with the authorization server metadata',
     };
     for (const tool of listed.tools)
       assert.ok(scopes().includes(String(tool._meta['lyceum/scope'])), `${tool.name} ${tool._meta['lyceum/scope']}`);
+  });
+});
+
+/** Facts more than one document states come from one place, so the documents cannot contradict each other. */
+describe('the discovery documents state the same school facts', () => {
+  let server: TestServer;
+  const text = async (path: string) => (await fetch(`${server.url}${path}`)).text();
+  before(async () => {
+    server = await startTestServer('sqlite', { DOCS_CACHE_SECONDS: '0' });
+    const { owner } = await schoolWithPeople(server);
+    const staff = apiClient(server.url, await tokenFor(server, owner, 'school:write pages:write'));
+    assert.equal((await staff.patch('/api/v1/school', { support_email: 'owner.private@example.test' })).status, 200);
+    const page = await staff.post<{ id: string }>('/api/v1/pages', {
+      title: 'Terms of use',
+      slug: 'terms',
+      draft_body: 'These terms apply.',
+    });
+    assert.equal(page.status, 201, JSON.stringify(page.body));
+    assert.equal((await staff.post(`/api/v1/pages/${page.body.id}/publish`)).status, 200);
+  });
+  after(() => server.close());
+
+  test('the terms: with no terms URL set, pricing.md and llms.txt both link the published Terms page', async () => {
+    const terms = `${server.url}/p/terms`;
+    const pricing = await text('/pricing.md');
+    assert.ok(pricing.includes(`- [Terms, including refunds](${terms})`), pricing.split('## Terms')[1]);
+    assert.ok(!pricing.includes('has not published its terms'));
+    assert.ok((await text('/llms.txt')).includes(`- [Terms, including refunds](${terms})`));
+  });
+
+  test('the support address: hidden from anonymous callers by getSchool, and so by auth.md', async () => {
+    const school = await apiClient(server.url).get<{ support_email: string | null }>('/api/v1/school');
+    assert.equal(school.body.support_email, null);
+    for (const path of ['/auth.md', '/llms.txt', '/pricing.md', '/llms-full.txt'])
+      assert.ok(!(await text(path)).includes('owner.private@example.test'), path);
+  });
+
+  test('llms.txt links an index of every operation, one line each, matching /openapi.json', async () => {
+    assert.ok((await text('/llms.txt')).includes(`](${server.url}/operations.txt)`));
+    const index = (await text('/operations.txt')).split('\n');
+    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { operationId: string; summary: string; 'x-required-scope': string }>>;
+    };
+    for (const [path, item] of Object.entries(openapi.paths))
+      for (const [method, operation] of Object.entries(item)) {
+        const line = index.find((l) => l.startsWith(`${operation.operationId} `));
+        assert.ok(line, operation.operationId);
+        assert.ok(
+          line.startsWith(`${operation.operationId} ${method.toUpperCase()} ${path} ${operation['x-required-scope']}`),
+          line,
+        );
+        assert.ok(line.endsWith(` — ${operation.summary}`), line);
+      }
   });
 });

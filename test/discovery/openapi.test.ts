@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { SCOPES } from '../../src/security/scopes.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -60,6 +63,100 @@ describe('/openapi.json', () => {
       assert.equal(operation.security.length, route.config.anonymous ? 2 : 1, `${key}: anonymous alternative`);
     }
     assert.equal(documented.size, live.length, 'no other paths are documented');
+  });
+});
+
+type ShapedOperation = {
+  parameters: { $ref?: string }[];
+  responses: Record<string, unknown>;
+  requestBody?: { content?: Record<string, { example?: unknown; schema?: unknown }> };
+};
+type ShapedDoc = {
+  paths: Record<string, Record<string, ShapedOperation>>;
+  components: { schemas: Record<string, unknown>; parameters: Record<string, { in: string }> };
+};
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** The targets of issue 23, also written in docs/agents.md. */
+const MAX_BYTES = 250_000;
+const MAX_GZIP_BYTES = 40_000;
+
+describe('/openapi.json fits an agent', () => {
+  let server: TestServer;
+  let text: string;
+  let doc: ShapedDoc;
+  before(async () => {
+    server = await startTestServer('sqlite');
+    text = await (await fetch(`${server.url}/openapi.json`)).text();
+    doc = JSON.parse(text) as ShapedDoc;
+  });
+  after(() => server.close());
+
+  test(`is at most ${MAX_BYTES} bytes, and ${MAX_GZIP_BYTES} gzipped`, () => {
+    const bytes = Buffer.byteLength(text);
+    const gzipped = gzipSync(text).length;
+    assert.ok(bytes <= MAX_BYTES, `${bytes} bytes`);
+    assert.ok(gzipped <= MAX_GZIP_BYTES, `${gzipped} bytes gzipped`);
+  });
+
+  test('shares the error object, money, list pages and each area object as components', () => {
+    const schemas = doc.components.schemas;
+    for (const name of ['Error', 'Money', 'ListPage', 'Course', 'Lesson', 'Order', 'Student', 'Event'])
+      assert.ok(schemas[name], name);
+    assert.ok(!text.includes('"def-'), 'no generated def-N names');
+    assert.equal(text.split('"error_description":').length - 1, 1, 'the error object is written once');
+    const create = doc.paths['/api/v1/courses']?.post;
+    assert.deepEqual(create?.responses['201'], { $ref: '#/components/responses/CourseCreated' });
+    assert.deepEqual(create?.responses['404'], { $ref: '#/components/responses/NotFound' });
+  });
+
+  test('no operation without body semantics takes a body (RFC 9110 §9.3.1)', () => {
+    for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, ShapedOperation | undefined>][])
+      for (const method of ['get', 'delete', 'head'])
+        assert.equal(item[method]?.requestBody, undefined, `${method} ${path}`);
+    const exported = doc.paths['/api/v1/forms/{id}/submissions/export']?.get;
+    assert.ok((exported?.parameters.length ?? 0) > 1, 'the export filters are query parameters');
+  });
+
+  test('every operation that creates or updates has an example body its schema accepts', () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    // OpenAPI 3.0's `nullable` beside a reference, as JSON Schema says it.
+    const nullable = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(nullable);
+      if (typeof value !== 'object' || value === null) return value;
+      const node = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nullable(v)]));
+      if (node.nullable !== true || 'type' in node) return node;
+      const { nullable: _, ...rest } = node;
+      return { anyOf: [rest, { type: 'null' }] };
+    };
+    ajv.addSchema(nullable({ components: doc.components }) as object, 'doc');
+    const local = (schema: unknown) =>
+      nullable(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')));
+    const wrong: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, ShapedOperation | undefined>][])
+      for (const method of ['post', 'put', 'patch']) {
+        const media = item[method]?.requestBody?.content?.['application/json'];
+        if (!media) continue;
+        assert.notEqual(media.example, undefined, `${method} ${path} has an example`);
+        const validate = ajv.compile(local(media.schema) as object);
+        if (!validate(media.example)) wrong.push(`${method} ${path}: ${JSON.stringify(validate.errors)}`);
+      }
+    assert.deepEqual(wrong, []);
+  });
+
+  test('creating operations that take an Idempotency-Key say so', () => {
+    const keyed = server.routes.filter((r) => r.config.idempotent);
+    assert.ok(keyed.length > 0);
+    for (const route of keyed) {
+      const operation = doc.paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[String(route.method).toLowerCase()];
+      assert.ok(
+        operation?.parameters.some((p: { $ref?: string }) => p.$ref === '#/components/parameters/IdempotencyKey'),
+        route.url,
+      );
+    }
+    assert.equal(doc.components.parameters.IdempotencyKey?.in, 'header');
   });
 });
 
