@@ -53,7 +53,7 @@ export type Operation = {
 type Schema = Record<string, unknown>;
 type OpenApiDocument = {
   paths: Record<string, Record<string, Schema>>;
-  components?: { schemas?: Record<string, Schema> };
+  components?: Record<string, Record<string, Schema>>;
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -86,15 +86,32 @@ export function verbOf(operationId: string, group: string): string {
   return words.join('-');
 }
 
+/**
+ * Reads a document's local references (`#/components/schemas/…`, `…/parameters/…`, `…/responses/…`, any JSON pointer
+ * into the document, RFC 6901) and merges `allOf` into one object schema, so a parameter, an answer or a schema reads
+ * the same whether the document wrote it in place or shared it. A reference loop ends as an empty schema.
+ */
 function resolver(doc: OpenApiDocument) {
-  const resolve = (schema: unknown): Schema => {
+  const pointer = (ref: string): unknown =>
+    ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((node, key) => (node as Schema | undefined)?.[key], doc);
+  const resolve = (schema: unknown, depth = 0): Schema => {
     const s = (schema ?? {}) as Schema;
-    const ref = s.$ref;
-    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/'))
-      return resolve(doc.components?.schemas?.[ref.slice('#/components/schemas/'.length)]);
-    return s;
+    if (depth > 32) return {};
+    if (typeof s.$ref === 'string' && s.$ref.startsWith('#/')) return resolve(pointer(s.$ref), depth + 1);
+    if (!Array.isArray(s.allOf)) return s;
+    const { allOf, ...own } = s;
+    const parts = [...(allOf as unknown[]).map((part) => resolve(part, depth + 1)), own];
+    return {
+      ...Object.assign({}, ...parts),
+      properties: Object.assign({}, ...parts.map((part) => part.properties ?? {})),
+      required: [...new Set(parts.flatMap((part) => (Array.isArray(part.required) ? part.required : [])))],
+    };
   };
-  return resolve;
+  return (schema: unknown) => resolve(schema);
 }
 
 const isNull = (s: Schema) => Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null;
@@ -137,7 +154,7 @@ function idPrefixes(doc: OpenApiDocument, resolve: (s: unknown) => Schema): Map<
   const prefixes = new Map<string, string>();
   for (const [path, item] of Object.entries(doc.paths))
     for (const operation of Object.values(item))
-      for (const parameter of (operation?.parameters ?? []) as Schema[]) {
+      for (const parameter of ((operation?.parameters ?? []) as unknown[]).map(resolve)) {
         const prefix = /^\^([a-z]+)_\[/.exec(String(resolve(parameter.schema).pattern ?? ''))?.[1];
         const noun = nounOf(path, String(parameter.name));
         if (parameter.in === 'path' && prefix && noun.endsWith('_id')) prefixes.set(noun.slice(0, -3), prefix);
@@ -153,7 +170,7 @@ function argsOf(
 ): { args: OperationArg[]; rawBody: boolean } {
   const { resolve } = ctx;
   const args: OperationArg[] = [];
-  for (const parameter of (operation.parameters ?? []) as Schema[]) {
+  for (const parameter of ((operation.parameters ?? []) as unknown[]).map(resolve)) {
     const place = parameter.in;
     if (place !== 'path' && place !== 'query') continue;
     const schema = resolve(parameter.schema);
@@ -166,7 +183,7 @@ function argsOf(
     });
   }
   if (!BODY_METHODS.has(method)) return { args, rawBody: false };
-  const content = ((operation.requestBody as Schema | undefined)?.content ?? {}) as Record<string, Schema>;
+  const content = (resolve(operation.requestBody).content ?? {}) as Record<string, Schema>;
   const body = content['application/json'] ? resolve(content['application/json'].schema) : undefined;
   const required = new Set((body?.required ?? []) as string[]);
   for (const [name, schema] of Object.entries((body?.properties ?? {}) as Record<string, unknown>))
@@ -262,7 +279,7 @@ const PREFERRED = ['id', 'title', 'name', 'email', 'code', 'number', 'filename',
 const LONG_TEXT = /(^|_)(description|body|bio|note|excerpt|css|url|sha256|password)$/;
 
 function listOf(operation: Schema, resolve: (s: unknown) => Schema): Operation['list'] {
-  const ok = (operation.responses as Record<string, Schema> | undefined)?.['200'];
+  const ok = resolve((operation.responses as Record<string, Schema> | undefined)?.['200']);
   const page = resolve((ok?.content as Record<string, Schema> | undefined)?.['application/json']?.schema);
   const props = (page.properties ?? {}) as Record<string, unknown>;
   if (!props.data || !props.has_more || !props.next_cursor) return undefined;
@@ -281,10 +298,11 @@ function listOf(operation: Schema, resolve: (s: unknown) => Schema): Operation['
 }
 
 /** A 2xx answer in a media type other than JSON: the operation downloads a file. */
-function downloadOf(operation: Schema): Operation['download'] {
+function downloadOf(operation: Schema, resolve: (s: unknown) => Schema): Operation['download'] {
   const responses = (operation.responses ?? {}) as Record<string, Schema>;
-  for (const [status, response] of Object.entries(responses)) {
+  for (const [status, shared] of Object.entries(responses)) {
     if (!/^2\d\d$/.test(status)) continue;
+    const response = resolve(shared);
     const types = Object.keys((response.content ?? {}) as Record<string, unknown>);
     if (types.length && !types.some((type) => /[/+]json$/.test(type))) return { type: types[0] ?? '' };
   }
@@ -292,7 +310,7 @@ function downloadOf(operation: Schema): Operation['download'] {
 }
 
 function isJob(operation: Schema, resolve: (s: unknown) => Schema): boolean {
-  const accepted = (operation.responses as Record<string, Schema> | undefined)?.['202'];
+  const accepted = resolve((operation.responses as Record<string, Schema> | undefined)?.['202']);
   const schema = resolve((accepted?.content as Record<string, Schema> | undefined)?.['application/json']?.schema);
   const props = (schema.properties ?? {}) as Record<string, unknown>;
   return Boolean(props.status && props.progress);
@@ -349,7 +367,7 @@ export function operationsOf(document: unknown, warn: (line: string) => void = (
         anonymous: security.some((requirement) => Object.keys(requirement).length === 0),
         args,
         rawBody,
-        download: downloadOf(operation),
+        download: downloadOf(operation, resolve),
         list: listOf(operation, resolve),
         job: isJob(operation, resolve),
       });

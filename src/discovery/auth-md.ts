@@ -3,10 +3,10 @@ import { ACCEPTED_FORM, OAUTH_PATHS, resourceIdentifiers } from '../security/oau
 import { SCOPES } from '../security/scopes.ts';
 
 /**
- * `supportEmail` is not printed: this page is public, and getSchool shows the support address to signed-in callers
- * only (it starts as the owner's sign-in address). Callers still pass it until they drop the field.
+ * Only the school's name: this page is public, and getSchool shows the support address to signed-in callers only (it
+ * starts as the owner's sign-in address), so no address is printed here.
  */
-export type AuthMarkdownSchool = { name: string | undefined; supportEmail?: string | null | undefined };
+export type AuthMarkdownSchool = { name: string | undefined };
 
 /** The authentication walkthrough, written for this origin from the live configuration and the one scope table. */
 export function authMarkdown(config: Config, school: AuthMarkdownSchool): string {
@@ -108,16 +108,19 @@ or \`${r.mcp}\` (the MCP server). Anything else is \`invalid_target\`. Introspec
 
 The MCP server speaks Streamable HTTP at \`${r.mcp}\`.
 
-- Anonymous callers (no token) can list every tool and call the catalog tools.
-- Every API operation is also a tool, named by its OpenAPI \`operationId\` (for example \`listCourses\`) and needing
-  the same scope.
+- Anonymous callers (no token) can list the tools and call the catalog tools.
+- \`tools/list\` shows a short default set: the catalog, the signed-in learner's essentials, and
+  \`findOperations\`, \`describeOperation\` and \`callOperation\`, which find, describe and call every other API
+  operation by its OpenAPI \`operationId\` (for example \`createLecturer\`), needing the same scope. A tool of any
+  operation may also be called by that name directly.
 - Calling a tool that needs a scope without a token answers HTTP 401 with
   \`WWW-Authenticate: Bearer scope="<scopes>", resource_metadata="${mcpMetadata}"\`, where the scopes are the
   tool's scope and, for a write, its area's read scope (\`courses:read courses:write\`), so that one consent also
   covers reading back what the agent writes. MCP clients follow it to this authorization server by themselves:
   protected resource metadata, then authorization server metadata, registration and the flow above.
 - A token that lacks the tool's scope gets 403 \`insufficient_scope\` with \`error="insufficient_scope"\` and a
-  \`scope\` naming the token's scopes plus the missing one: authorize again asking for them (step-up). When the
+  \`scope\` naming the token's scopes plus the missing one: authorize again with the same client registration asking
+  for them (step-up). A refresh cannot add a scope. When the
   person's role can never hold the scope (a student and a \`:write\` scope), the 403 carries no step-up challenge
   and its \`error_description\` lists what the role may grant.
 - Rule failures (not found, conflicts, invalid arguments) are tool results with \`isError: true\` whose text is the

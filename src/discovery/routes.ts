@@ -26,6 +26,6 @@ export function registerDiscoveryRoutes(
     return reply
       .type('text/markdown; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
-      .send(authMarkdown(deps.config, { name: school?.name, supportEmail: school?.support_email }));
+      .send(authMarkdown(deps.config, { name: school?.name }));
   });
 }

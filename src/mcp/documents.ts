@@ -21,7 +21,7 @@ export function agentDocuments(deps: {
       mimeType: 'text/markdown',
       load: async () => {
         const school = await deps.school.get(deps.db);
-        return authMarkdown(deps.config, { name: school?.name, supportEmail: school?.support_email });
+        return authMarkdown(deps.config, { name: school?.name });
       },
     },
     {
