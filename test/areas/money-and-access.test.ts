@@ -182,14 +182,18 @@ for (const engine of engines) {
     });
 
     test('/openapi.json documents Idempotency-Key on every operation that creates or moves money', async () => {
+      type Parameter = { in: string; name: string } | { $ref: string };
       const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
-        paths: Record<string, Record<string, { operationId: string; parameters?: { in: string; name: string }[] }>>;
+        paths: Record<string, Record<string, { operationId: string; parameters?: Parameter[] }>>;
+        components: { parameters: Record<string, { in: string; name: string }> };
       };
+      // Shared parameters are components the operation refers to.
+      const resolve = (p: Parameter) => ('$ref' in p ? doc.components.parameters[p.$ref.split('/').at(-1) ?? ''] : p);
       const operations = Object.values(doc.paths).flatMap((item) => Object.values(item));
       for (const name of ['startCheckout', 'refundOrder', 'submitMyQuizAttempt', 'createCourse']) {
         const op = operations.find((o) => o.operationId === name);
         assert.ok(
-          op?.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
+          op?.parameters?.map(resolve).some((p) => p?.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
           `${name} documents Idempotency-Key`,
         );
       }

@@ -183,6 +183,10 @@ for (const [sdk, { connect, Unauthorized }] of Object.entries(SDKS))
         const first = await connect(url, provider, challenges);
         const createCourse = (client: typeof first.client, title: string) =>
           client.callTool({ name: 'createCourse', arguments: { title } });
+        // Anonymous first, as an agent starts: the catalog answers without a token, and asks for no consent.
+        const catalog = await first.client.callTool({ name: 'listCourses', arguments: {} });
+        assert.equal(catalog.isError, undefined, JSON.stringify(catalog));
+        assert.equal(consents, 0);
         await assert.rejects(createCourse(first.client, 'Before sign-in'), Unauthorized);
         await first.finishAuth(await nextCallback());
         await first.client.close();
