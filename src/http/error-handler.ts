@@ -88,6 +88,12 @@ export function toApiError(error: FastifyError | ApiError | Error): ApiError {
   return new ApiError('server_error', 'The server could not complete the request.');
 }
 
+const PAGE_INPUT_REFUSED = new ApiError(
+  'invalid_request',
+  'This page was asked for with something it does not understand, perhaps a changed or shortened link, or a form ' +
+    'from an older version of the page. Go back, reload the page and try again.',
+);
+
 function wantsHtml(request: FastifyRequest): boolean {
   return Boolean((request.routeOptions.config as { page?: boolean } | undefined)?.page);
 }
@@ -132,14 +138,16 @@ export function installErrorHandlers<PageContext>(app: FastifyInstance, deps: Er
     else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ error: apiError.code }, 'request refused');
     if (wantsHtml(request) && apiError.status < 500) {
-      // A page's refusal (a draft course is 404) in the school's look, like the 404 of an unknown address below.
+      // A page's refusal (a draft course is 404) in the school's look, like the 404 of an unknown address below. A
+      // page's schema refusing the address or a form is told in words: its field names and patterns are for the API.
+      const shown = (error as { validation?: unknown }).validation ? PAGE_INPUT_REFUSED : apiError;
       const ctx = await deps.pageContext(request).catch(() => undefined);
       return reply
         .code(apiError.status)
         .headers(apiError.headers)
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(deps.renderErrorPage(apiError, ctx));
+        .send(deps.renderErrorPage(shown, ctx));
     }
     return sendError(request, reply, apiError);
   });

@@ -31,6 +31,9 @@ type ValidationItem = { instancePath?: string; keyword?: string; params?: Record
  * A form that shows its problems beside the fields declares `attachValidation: true` and asks this first; its body
  * is typed by the schema only when this is undefined (read what was typed with `typed`).
  */
+const WHOLE_FORM = 'This form';
+const STALE_FORM = 'was sent with something it does not have; reload the page and try again';
+
 export function formProblems(request: FastifyRequest): FieldProblem[] | undefined {
   const error = request.validationError as (Error & { validation?: ValidationItem[] }) | undefined;
   if (!error) return undefined;
@@ -39,14 +42,16 @@ export function formProblems(request: FastifyRequest): FieldProblem[] | undefine
     const params = item.params ?? {};
     const name = (item.instancePath ?? '').replace(/^\//, '');
     if (item.keyword === 'additionalProperties') {
-      problems.push({ field: String(params.additionalProperty), message: 'is not a field of this form' });
+      // A field the form does not have comes from an older or altered copy of the page: its name means nothing to
+      // the person, so the whole form is named instead.
+      if (!problems.some((p) => p.field === WHOLE_FORM)) problems.push({ field: WHOLE_FORM, message: STALE_FORM });
       continue;
     }
     const field = fieldLabel(item.keyword === 'required' ? String(params.missingProperty ?? name) : name);
     if (!problems.some((p) => p.field === field))
       problems.push({ field, message: explain(item.keyword ?? '', params) });
   }
-  if (problems.length === 0) problems.push({ field: 'form', message: 'is invalid' });
+  if (problems.length === 0) problems.push({ field: WHOLE_FORM, message: STALE_FORM });
   return problems;
 }
 

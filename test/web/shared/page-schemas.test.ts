@@ -9,6 +9,13 @@ function assertHtml400(answer: { status: number; headers: Headers; text: string 
   assert.equal(answer.status, 400, answer.text.slice(0, 300));
   assert.match(answer.headers.get('content-type') ?? '', /^text\/html/);
   assert.doesNotMatch(answer.text, /^\s*\{/);
+  // Said in words: no field name or pattern of the page's schema on a screen a person reads (the error page, or the
+  // form shown again with its problem).
+  assert.match(
+    answer.text,
+    /perhaps a changed or shortened link|This form: was sent with something it does not have|Enter your email and password/,
+  );
+  assert.doesNotMatch(answer.text, /must (match|be equal)|\^\[|range:|after:|interval:|remember:|is_admin|role:/);
 }
 
 for (const engine of engines) {
@@ -41,7 +48,7 @@ for (const engine of engines) {
         role: 'owner',
       });
       assertHtml400(revoke);
-      // A form that shows its problems beside the fields names the field it does not know.
+      // A form that shows its problems beside the fields says the form was altered, without the unknown name.
       const signin = await owner.get('/signin?reauth=1');
       const refused = await owner.postForm('/signin', {
         _csrf: csrfOf(signin.text),
