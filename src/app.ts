@@ -194,10 +194,7 @@ export async function buildApp(deps: AppDeps) {
     users,
     school,
     limiter,
-    maxFailures: config.SIGNIN_MAX_FAILURES,
-    windowSeconds: config.SIGNIN_WINDOW_SECONDS,
-    signupMaxPerAddress: config.SIGNUP_MAX_PER_ADDRESS,
-    signupWindowSeconds: config.SIGNUP_WINDOW_SECONDS,
+    limits: config,
     mail,
   });
   const cookie_ = sessionCookie(config.COOKIE_SECURE);

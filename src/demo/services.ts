@@ -83,10 +83,7 @@ export function demoServices(trx: Transaction<Tables>, clock: Clock, config: Con
     users,
     school,
     limiter,
-    maxFailures: config.SIGNIN_MAX_FAILURES,
-    windowSeconds: config.SIGNIN_WINDOW_SECONDS,
-    signupMaxPerAddress: config.SIGNUP_MAX_PER_ADDRESS,
-    signupWindowSeconds: config.SIGNUP_WINDOW_SECONDS,
+    limits: config,
     mail,
   });
   // The demo uploads no file, so no media URL is ever signed: a key of its own spares writing the school's secret.

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import type { Config } from '../config.ts';
 import { newId } from '../db/ids.ts';
 import type { Db, Executor, SchoolTable, SignInEventsTable } from '../db/tables.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
@@ -24,11 +25,14 @@ export function signInService(deps: {
   /** Whether the school takes sign-ups (the school area's store, passed in by the composition root). */
   school: { get(ex: Executor): Promise<Pick<Selectable<SchoolTable>, 'signup_enabled'> | undefined> };
   limiter: RateLimiter;
-  maxFailures: number;
-  windowSeconds: number;
-  /** Sign-up attempts allowed from one address in a window of `signupWindowSeconds`. */
-  signupMaxPerAddress: number;
-  signupWindowSeconds: number;
+  /**
+   * Failed sign-ins allowed per account in the window (four times as many per address), and sign-ups allowed from one
+   * address in theirs: the school's configuration.
+   */
+  limits: Pick<
+    Config,
+    'SIGNIN_MAX_FAILURES' | 'SIGNIN_WINDOW_SECONDS' | 'SIGNUP_MAX_PER_ADDRESS' | 'SIGNUP_WINDOW_SECONDS'
+  >;
   /** Sign-up sends the new student a link that confirms their address. */
   mail: AccountMail;
 }) {
@@ -55,12 +59,17 @@ export function signInService(deps: {
       const keys = [accountKey(email), addressKey(input.ip)];
       // Every attempt reserves a slot first (an atomic increment), so concurrent guesses are counted too; an attempt
       // that is refused or succeeds gives its slot back, so only failures add up.
-      const [account, address] = await Promise.all(keys.map((key) => limiter.hit(key, deps.windowSeconds)));
-      if ((account?.count ?? 0) > deps.maxFailures || (address?.count ?? 0) > deps.maxFailures * 4) {
+      const [account, address] = await Promise.all(
+        keys.map((key) => limiter.hit(key, deps.limits.SIGNIN_WINDOW_SECONDS)),
+      );
+      if (
+        (account?.count ?? 0) > deps.limits.SIGNIN_MAX_FAILURES ||
+        (address?.count ?? 0) > deps.limits.SIGNIN_MAX_FAILURES * 4
+      ) {
         await Promise.all(keys.map((key) => limiter.release(key)));
-        const blocked = (account?.count ?? 0) > deps.maxFailures ? account : address;
+        const blocked = (account?.count ?? 0) > deps.limits.SIGNIN_MAX_FAILURES ? account : address;
         await record('rate_limited', null);
-        throw errors.rateLimited(blocked?.retryAfterSeconds ?? deps.windowSeconds);
+        throw errors.rateLimited(blocked?.retryAfterSeconds ?? deps.limits.SIGNIN_WINDOW_SECONDS);
       }
 
       const found = await users.findCredentialsByEmail(db, email);
@@ -86,8 +95,8 @@ export function signInService(deps: {
       }
       // Counted before the password is hashed, taken or not: an address that creates accounts in bulk, or probes
       // which emails have one, spends its allowance either way.
-      const address = await limiter.hit(`signup:ip:${input.ip}`, deps.signupWindowSeconds);
-      if (address.count > deps.signupMaxPerAddress) throw errors.tooManySignUps(address.retryAfterSeconds);
+      const address = await limiter.hit(`signup:ip:${input.ip}`, deps.limits.SIGNUP_WINDOW_SECONDS);
+      if (address.count > deps.limits.SIGNUP_MAX_PER_ADDRESS) throw errors.tooManySignUps(address.retryAfterSeconds);
       const email = normalizeEmail(input.email);
       const passwordHash = await hashPassword(input.password);
       const now = clock.now().toISOString();

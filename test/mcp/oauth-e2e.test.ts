@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import {
-  Client as ModernClient,
-  StreamableHTTPClientTransport as ModernTransport,
-  UnauthorizedError as ModernUnauthorizedError,
-} from '@modelcontextprotocol/client';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationFull,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { type Person, schoolWithPeople } from '../support/api.ts';
 import { launchChromium, photograph, screenshotDir } from '../support/browser.ts';
+import { BrowserOAuthProvider, MCP_SDKS } from '../support/mcp-sdk-agent.ts';
 import { loopbackListener } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -27,84 +14,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
  * authorization server metadata, register a loopback client, send the person to the browser — where Chromium signs in
  * and clicks Allow, the one human action — finish auth, and retry the call.
  */
-class BrowserOAuthProvider implements OAuthClientProvider {
-  information: OAuthClientInformationFull | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrls: URL[] = [];
-  lastState = '';
-  readonly port: number;
-  readonly openBrowser: (url: URL) => Promise<void>;
-  constructor(port: number, openBrowser: (url: URL) => Promise<void>) {
-    this.port = port;
-    this.openBrowser = openBrowser;
-  }
-  get redirectUrl() {
-    return `http://127.0.0.1:${this.port}/callback`;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'MCP SDK test agent',
-      redirect_uris: [this.redirectUrl],
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-    };
-  }
-  state() {
-    this.lastState = crypto.randomUUID();
-    return this.lastState;
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: OAuthClientInformationFull) {
-    this.information = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  async redirectToAuthorization(url: URL) {
-    this.authorizationUrls.push(url);
-    await this.openBrowser(url);
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
-/** Each SDK major version, unmodified: 1.x speaks 2025-11-25, 2.x negotiates 2026-07-28. */
-const SDKS = {
-  '1.x': {
-    connect: async (url: URL, provider: OAuthClientProvider) => {
-      const client = new LegacyClient({ name: 'sdk-agent', version: '1.0.0' });
-      const transport = new LegacyTransport(url, { authProvider: provider });
-      await client.connect(transport);
-      return { client, finishAuth: (callback: URL) => transport.finishAuth(String(callback.searchParams.get('code'))) };
-    },
-    Unauthorized: UnauthorizedError,
-  },
-  '2.x': {
-    connect: async (url: URL, provider: OAuthClientProvider) => {
-      const client = new ModernClient(
-        { name: 'sdk-agent', version: '1.0.0' },
-        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-      );
-      const transport = new ModernTransport(url, { authProvider: provider as never });
-      await client.connect(transport);
-      return { client, finishAuth: (callback: URL) => transport.finishAuth(callback.searchParams) };
-    },
-    Unauthorized: ModernUnauthorizedError,
-  },
-} as const;
-
-for (const [sdk, { connect, Unauthorized }] of Object.entries(SDKS))
+for (const [sdk, { connect, Unauthorized }] of Object.entries(MCP_SDKS))
   describe(`an unmodified MCP SDK ${sdk} client signs in through the school and writes (sqlite)`, () => {
     let server: TestServer;
     let browser: Browser;

@@ -1,27 +1,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import {
-  Client as ModernClient,
-  StreamableHTTPClientTransport as ModernTransport,
-  UnauthorizedError as ModernUnauthorizedError,
-} from '@modelcontextprotocol/client';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import {
-  extractWWWAuthenticateParams,
-  auth as legacyAuth,
-  UnauthorizedError,
-} from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationFull,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { extractWWWAuthenticateParams, auth as legacyAuth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { type Person, schoolWithPeople } from '../support/api.ts';
 import { launchChromium, photograph, screenshotDir } from '../support/browser.ts';
+import { BrowserOAuthProvider, MCP_SDKS } from '../support/mcp-sdk-agent.ts';
 import { loopbackListener } from '../support/oauth.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -30,58 +15,6 @@ import { startTestServer, type TestServer } from '../support/server.ts';
  * writes there, then calls a `lecturers:write` tool. The same registration authorizes again for the wider scope; the
  * person clicks Allow once more and never registers a second app.
  */
-class CountingOAuthProvider implements OAuthClientProvider {
-  information: OAuthClientInformationFull | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrls: URL[] = [];
-  registrations = 0;
-  readonly port: number;
-  readonly openBrowser: (url: URL) => Promise<void>;
-  constructor(port: number, openBrowser: (url: URL) => Promise<void>) {
-    this.port = port;
-    this.openBrowser = openBrowser;
-  }
-  get redirectUrl() {
-    return `http://127.0.0.1:${this.port}/callback`;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'MCP SDK step-up agent',
-      redirect_uris: [this.redirectUrl],
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-    };
-  }
-  state() {
-    return crypto.randomUUID();
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: OAuthClientInformationFull) {
-    if (information.client_id !== this.information?.client_id) this.registrations++;
-    this.information = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  async redirectToAuthorization(url: URL) {
-    this.authorizationUrls.push(url);
-    await this.openBrowser(url);
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 type Challenge = { status: number; wwwAuthenticate: string; body: { error: string; error_description: string } };
 
 /** What the host sees of each 403 on the wire (the SDK itself is untouched: `fetch` is its documented option). */
@@ -98,35 +31,11 @@ function recordingFetch(challenges: Challenge[]): typeof fetch {
   };
 }
 
-const SDKS = {
-  '1.x': {
-    connect: async (url: URL, provider: OAuthClientProvider, challenges: Challenge[]) => {
-      const client = new LegacyClient({ name: 'sdk-agent', version: '1.0.0' });
-      const transport = new LegacyTransport(url, { authProvider: provider, fetch: recordingFetch(challenges) });
-      await client.connect(transport);
-      return { client, finishAuth: (callback: URL) => transport.finishAuth(String(callback.searchParams.get('code'))) };
-    },
-    Unauthorized: UnauthorizedError,
-  },
-  '2.x': {
-    connect: async (url: URL, provider: OAuthClientProvider, challenges: Challenge[]) => {
-      const client = new ModernClient(
-        { name: 'sdk-agent', version: '1.0.0' },
-        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-      );
-      const transport = new ModernTransport(url, {
-        authProvider: provider as never,
-        fetch: recordingFetch(challenges),
-      });
-      await client.connect(transport);
-      return { client, finishAuth: (callback: URL) => transport.finishAuth(callback.searchParams) };
-    },
-    Unauthorized: ModernUnauthorizedError,
-  },
-} as const;
-
-for (const [sdk, { connect, Unauthorized }] of Object.entries(SDKS))
+for (const [sdk, { connect: connectWith, Unauthorized }] of Object.entries(MCP_SDKS))
   describe(`step-up from courses to lecturers with an unmodified MCP SDK ${sdk} client (sqlite)`, () => {
+    /** Connects with the host's 403s recorded on the wire (the SDK's documented `fetch` option). */
+    const connect = (url: URL, provider: OAuthClientProvider, challenges: Challenge[]) =>
+      connectWith(url, provider, recordingFetch(challenges));
     let server: TestServer;
     let browser: Browser;
     let staff: Person;
@@ -168,7 +77,7 @@ for (const [sdk, { connect, Unauthorized }] of Object.entries(SDKS))
         await page.close();
       };
       const listener = await loopbackListener();
-      const provider = new CountingOAuthProvider(listener.port, signInAndAllow);
+      const provider = new BrowserOAuthProvider(listener.port, signInAndAllow, 'MCP SDK step-up agent');
       const challenges: Challenge[] = [];
       /** The redirect to the app's callback (the browser also asks the listener for a favicon). */
       const nextCallback = async () => {

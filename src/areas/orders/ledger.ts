@@ -1,19 +1,8 @@
 import type { Insertable } from 'kysely';
 import { newId } from '../../db/ids.ts';
 import type { Executor, OrdersTable } from '../../db/tables.ts';
+import type { RenewalCharge } from '../subscriptions/service.ts';
 import type { OrdersStore } from './store.ts';
-
-/** A subscription's renewal charge: a paid order of kind "renewal" with its one item and the ledger's charge. */
-export type RenewalCharge = {
-  userId: string;
-  subscriptionId: string;
-  plan: { id: string; name: string };
-  price: { id: string; amount: number; currency: string };
-  provider: 'test' | 'stripe';
-  /** The provider's reference of the charge (a Stripe invoice id), which makes recording it again a no-op. */
-  paymentRef: string | null;
-  at: string;
-};
 
 /**
  * Records what a renewal took in the transaction that renews: the order (numbered like every order), its item and the

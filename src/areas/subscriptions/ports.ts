@@ -6,7 +6,7 @@ import type { CoursesTable, EnrollmentsTable, Executor, MembersTable } from '../
  * (areas/index.ts) hands in the owning areas' implementations.
  */
 
-/** A renewal's charge, as the orders area records it in its ledger. */
+/** A renewal's charge, as the orders area records it in its ledger (orders/ledger.ts takes this type). */
 export type RenewalCharge = {
   userId: string;
   subscriptionId: string;

@@ -11,6 +11,8 @@ import type { MemberPort, RenewalLedger } from './ports.ts';
 
 export type { PlanAccess } from './access.ts';
 export type { MembershipRule } from './memberships.ts';
+/** What a renewal records in the orders area's ledger, as its RenewalLedger port says (ports.ts). */
+export type { RenewalCharge } from './ports.ts';
 
 import type { Subscription, SubscriptionCancel, SubscriptionListQuery, SubscriptionPlanChange } from './schema.ts';
 import type { SubscriptionChanges, SubscriptionRow, SubscriptionsStore } from './store.ts';
