@@ -12,7 +12,12 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 type Course = { id: string; slug: string; title: string };
 
 /** Inserts published public courses straight into the database (fast; bypasses the API and its invalidation). */
-async function insertCourses(server: TestServer, count: number, title = (i: number) => `Bulk course ${i}`) {
+async function insertCourses(
+  server: TestServer,
+  count: number,
+  title = (i: number) => `Bulk course ${i}`,
+  batch = 200,
+) {
   const at = Date.now() - count * 1000;
   const rows = Array.from({ length: count }, (_, i) => {
     const created = new Date(at + i * 1000).toISOString();
@@ -34,10 +39,10 @@ async function insertCourses(server: TestServer, count: number, title = (i: numb
       updated_at: created,
     };
   });
-  for (let i = 0; i < rows.length; i += 200)
+  for (let i = 0; i < rows.length; i += batch)
     await server.database.db
       .insertInto('courses')
-      .values(rows.slice(i, i + 200))
+      .values(rows.slice(i, i + batch))
       .execute();
 }
 
@@ -271,35 +276,8 @@ describe('pricing.md stays bounded for a large catalog', () => {
     try {
       await schoolWithPeople(server);
       const total = 100_000;
-      const at = Date.now() - total * 1000;
       // Straight into the table, 2,000 rows a statement: building the data through the API would take minutes.
-      for (let from = 0; from < total; from += 2_000)
-        await server.database.db
-          .insertInto('courses')
-          .values(
-            Array.from({ length: Math.min(2_000, total - from) }, (_, k) => {
-              const i = from + k;
-              const created = new Date(at + i * 1000).toISOString();
-              return {
-                id: newId('crs', at + i * 1000),
-                title: `Many ${i}`,
-                slug: `many-${i}`,
-                subtitle: '',
-                description: '',
-                cover_url: null,
-                lecturer_ids: '[]',
-                price_amount: 1000,
-                price_currency: 'EUR',
-                status: 'published' as const,
-                visibility: 'public' as const,
-                enrollment_open: 1 as const,
-                published_at: created,
-                created_at: created,
-                updated_at: created,
-              };
-            }),
-          )
-          .execute();
+      await insertCourses(server, total, (i) => `Many ${i}`, 2_000);
       const response = await fetch(`${server.url}/pricing.md`);
       const text = await response.text();
       const rows = text.split('\n').filter((l) => l.startsWith('| Many '));
