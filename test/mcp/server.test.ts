@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { DEFAULT_TOOLS } from '../../src/mcp/server.ts';
@@ -155,6 +156,19 @@ for (const engine of engines) {
       const names = result.tools.map((t) => t.name);
       for (const essential of ['listStudentEnrollments', 'completeMyLesson', 'enrollMyself', 'startCheckout'])
         assert.ok(names.includes(essential), essential);
+    });
+
+    test("the README's Agents section names the default list as it is, and its size", async () => {
+      const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+      const section = /\n## Agents\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+      const named = [...section.matchAll(/`([a-z][A-Za-z]+)`/g)].map((m) => m[1]);
+      assert.deepEqual(new Set(named), new Set(DEFAULT_TOOLS));
+      const listed = await mcpPost(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      const result = listed.json().result as { tools: Listed[] };
+      const kb = Math.round(Buffer.byteLength(JSON.stringify(result)) / 1024);
+      const said = /is (\d+) tools, about (\d+) KB/.exec(section);
+      assert.equal(Number(said?.[1]), result.tools.length, 'the number of tools the README says');
+      assert.ok(Math.abs(Number(said?.[2]) - kb) <= 2, `the README says ${said?.[2]} KB; the list is ${kb} KB`);
     });
 
     test('idempotentHint says whether a repeated call does it again, from what the operation does', async () => {
