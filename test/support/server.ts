@@ -3,7 +3,8 @@ import { Writable } from 'node:stream';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
 import type { Clock } from '../../src/time/clock.ts';
-import { type Engine, freshDatabaseUrl } from './databases.ts';
+import { preparedDatabaseUrl } from './database-templates.ts';
+import type { Engine } from './databases.ts';
 
 export type TestServer = RunningServer & {
   config: Config;
@@ -14,13 +15,16 @@ export type TestServer = RunningServer & {
   setupUrl: string | undefined;
 };
 
-/** Starts the real server on a free port with its own fresh database (or `databaseUrl` to reuse one). */
+/**
+ * Starts the real server on a free port with its own new database — a copy of the run's prepared one (migrated, its
+ * secrets made) — or `databaseUrl` to reuse one.
+ */
 export async function startTestServer(
   engine: Engine,
   env: Record<string, string> = {},
   options: { databaseUrl?: string; clock?: Clock } = {},
 ): Promise<TestServer> {
-  const databaseUrl = options.databaseUrl ?? (await freshDatabaseUrl(engine));
+  const databaseUrl = options.databaseUrl ?? (await preparedDatabaseUrl(engine));
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, done) {
