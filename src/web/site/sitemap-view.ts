@@ -17,8 +17,28 @@ export function sitemapIndexXml(locations: string[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items.join('\n')}\n</sitemapindex>\n`;
 }
 
-/** Paths no crawler has business in: the API, the authorization server, accounts and forms. */
-export const DISALLOWED_PATHS = ['/api/', '/oauth/', '/account', '/signin', '/signup', '/signout', '/setup', '/mcp'];
+/**
+ * Paths no crawler has business in: the API, the authorization server, the admin, a person's own pages (account,
+ * learning, orders, downloads, checkout) and the forms of signing in and recovering an account.
+ */
+export const DISALLOWED_PATHS = [
+  '/api/',
+  '/oauth/',
+  '/mcp',
+  '/admin',
+  '/account',
+  '/dashboard',
+  '/learn',
+  '/orders',
+  '/downloads',
+  '/checkout/',
+  '/signin',
+  '/signup',
+  '/signout',
+  '/setup',
+  '/password',
+  '/verify-email',
+];
 
 export function robotsTxt(baseUrl: string): string {
   return [

@@ -368,6 +368,10 @@ for (const engine of engines) {
         'Disallow: /oauth/',
         'Disallow: /account',
         'Disallow: /signin',
+        'Disallow: /admin',
+        'Disallow: /learn',
+        'Disallow: /checkout/',
+        'Disallow: /orders',
         `Sitemap: ${server.url}/sitemap.xml`,
       ])
         assert.ok(lines.includes(line), line);
