@@ -108,8 +108,6 @@ const READS = new Set([
   'subscriptions/memberships.ts: members',
   'subscriptions/store.ts: enrollments',
   'subscriptions/store.ts: members',
-  'subscriptions/store.ts: membership_plans',
-  'subscriptions/store.ts: plan_prices',
 ]);
 
 const WRITES = new Set(['insertInto', 'updateTable', 'deleteFrom', 'mergeInto']);

@@ -285,6 +285,10 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: PlanH
 
     priceForSale,
     setProviderPriceId,
+    /** A price, archived or not, with its plan's name: what a subscription on it renews at. */
+    priceWithPlan: store.priceWithPlan,
+    /** The price a payment provider knows by its own id (its events name that). */
+    priceByProviderId: store.priceByProviderId,
   };
 }
 

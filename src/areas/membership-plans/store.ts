@@ -170,6 +170,20 @@ export function plansStore() {
         .where('membership_plans.status', '=', 'active')
         .executeTakeFirst(),
 
+    /** A price, archived or not, with its plan's name: what a subscription on it renews at. */
+    priceWithPlan: (ex: Executor, id: string) =>
+      ex
+        .selectFrom('plan_prices')
+        .innerJoin('membership_plans', 'membership_plans.id', 'plan_prices.plan_id')
+        .selectAll('plan_prices')
+        .select('membership_plans.name as plan_name')
+        .where('plan_prices.id', '=', id)
+        .executeTakeFirst(),
+
+    /** The price the payment provider knows as `providerPriceId`. */
+    priceByProviderId: (ex: Executor, providerPriceId: string) =>
+      ex.selectFrom('plan_prices').selectAll().where('provider_price_id', '=', providerPriceId).executeTakeFirst(),
+
     setProviderPriceId: async (ex: Executor, priceId: string, providerPriceId: string) => {
       const result = await ex
         .updateTable('plan_prices')

@@ -50,18 +50,6 @@ export function subscriptionsStore() {
       await ex.updateTable('subscriptions').set(changes).where('id', '=', id).execute();
     },
 
-    findPrice: (ex: Executor, id: string) =>
-      ex
-        .selectFrom('plan_prices')
-        .innerJoin('membership_plans', 'membership_plans.id', 'plan_prices.plan_id')
-        .selectAll('plan_prices')
-        .select('membership_plans.name as plan_name')
-        .where('plan_prices.id', '=', id)
-        .executeTakeFirst(),
-
-    findPriceByProviderId: (ex: Executor, providerPriceId: string) =>
-      ex.selectFrom('plan_prices').selectAll().where('provider_price_id', '=', providerPriceId).executeTakeFirst(),
-
     /** Whether `userId` has a subscription to `planId` that is not over (a paused one too: it resumes). */
     subscribesTo: async (ex: Executor, userId: string, planId: string) =>
       (await ex
