@@ -94,22 +94,9 @@ const READS = new Set([
   'digital-products/store.ts: order_items',
   'digital-products/store.ts: plan_products',
   'lecturers/store.ts: courses',
-  'members/store.ts: membership_plans',
-  'members/store.ts: subscriptions',
-  'membership-plans/included-courses.ts: courses',
-  'membership-plans/store.ts: courses',
-  'membership-plans/store.ts: members',
-  'membership-plans/store.ts: order_items',
-  'membership-plans/store.ts: products',
-  'membership-plans/store.ts: subscriptions',
   'students/store.ts: courses',
   'students/store.ts: lessons',
   'students/store.ts: sections',
-  'subscriptions/memberships.ts: members',
-  'subscriptions/store.ts: enrollments',
-  'subscriptions/store.ts: members',
-  'subscriptions/store.ts: membership_plans',
-  'subscriptions/store.ts: plan_prices',
 ]);
 
 const WRITES = new Set(['insertInto', 'updateTable', 'deleteFrom', 'mergeInto']);

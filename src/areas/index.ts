@@ -30,6 +30,7 @@ import { commentsStore } from './comments/store.ts';
 import { couponsRoutes } from './coupons/routes.ts';
 import { couponsService } from './coupons/service.ts';
 import { couponsStore } from './coupons/store.ts';
+import { coursesInEveryPlan } from './courses/in-every-plan.ts';
 import { courseRoutes } from './courses/routes.ts';
 import { coursesService } from './courses/service.ts';
 import { coursesStore } from './courses/store.ts';
@@ -52,11 +53,13 @@ import { lecturersStore } from './lecturers/store.ts';
 import { membersRoutes } from './members/routes.ts';
 import { membersService } from './members/service.ts';
 import { membersStore } from './members/store.ts';
+import { includedCourseRows } from './membership-plans/included-courses.ts';
 import { membershipPlansRoutes } from './membership-plans/routes.ts';
 import { plansService } from './membership-plans/service.ts';
 import { plansStore } from './membership-plans/store.ts';
 import type { ConnectedApps, OAuthPort } from './oauth-port.ts';
 import { renewalLedger } from './orders/ledger.ts';
+import { planSold } from './orders/plan-sales.ts';
 import { receiptMail } from './orders/receipt.ts';
 import { ordersRoutes } from './orders/routes.ts';
 import { ordersService } from './orders/service.ts';
@@ -84,6 +87,7 @@ import { storageRoutes } from './storage/routes.ts';
 import { storageService } from './storage/service.ts';
 import { storageStore } from './storage/store.ts';
 import { enrollmentRules, givesAccess } from './students/enrollments.ts';
+import { planEnrollments } from './students/plan-enrollments.ts';
 import { studentsRoutes } from './students/routes.ts';
 import { studentsService } from './students/service.ts';
 import { studentsStore } from './students/store.ts';
@@ -125,7 +129,8 @@ export function buildAreas(
     page: pagesStore().existingIds,
   });
   const school = schoolService({ ...deps, store: schoolStore() });
-  const memberships = membershipRule(deps.config.SUBSCRIPTION_GRACE_DAYS);
+  const memberRows = membersStore();
+  const memberships = membershipRule(deps.config.SUBSCRIPTION_GRACE_DAYS, { held: memberRows.compsHeld });
   const invites = invitations({ clock: deps.clock, users: usersStore(), mail: deps.mail });
   const subscriptionRows = subscriptionsStore();
   const ordersData = ordersStore({ revenue: { add: addToRevenueRollup } });
@@ -134,15 +139,28 @@ export function buildAreas(
     ...deps,
     rule: memberships,
     store: subscriptionRows,
-    plans: plansRows,
-    enrollments: { ...enrollmentRules({ ...deps, store: studentsStore(), mail: deps.mail }), givesAccess },
+    plans: { planCourses: includedCourseRows(coursesInEveryPlan) },
+    courses: { findByIds: coursesStore().findByIds },
+    comps: { holders: memberRows.compHolders },
+    enrollments: {
+      ...enrollmentRules({ ...deps, store: studentsStore(), mail: deps.mail }),
+      givesAccess,
+      ofPlanAccess: planEnrollments,
+    },
   });
-  const membershipPlans = plansService({ ...deps, store: plansRows, access });
+  const membershipPlans = plansService({
+    ...deps,
+    store: plansRows,
+    access,
+    courses: coursesInEveryPlan,
+    records: { sold: planSold, subscribed: subscriptionRows.anyToPlan, comped: memberRows.anyCompOf },
+    references: refs,
+  });
   const subscriptions = subscriptionsService({
     ...deps,
     store: subscriptionRows,
     orders: renewalLedger(ordersData),
-    members: { ensure: membersStore().insert },
+    members: { ensure: memberRows.insert },
     access,
     plans: membershipPlans,
     // The provider is made by the orders area (from the sink its reports go to), below; asked for when a change is made.
@@ -197,7 +215,15 @@ export function buildAreas(
     invitations: invites,
     onAccessChange: deps.onAccessChange,
   });
-  const members = membersService({ ...deps, store: membersStore(), rule: memberships, access, people: students });
+  const members = membersService({
+    ...deps,
+    store: memberRows,
+    rule: memberships,
+    access,
+    people: students,
+    plans: plansRows,
+    subscriptions: subscriptionRows,
+  });
   const outbox = outboxService({ ...deps, store: outboxReadStore() });
   const audit = auditService({ ...deps, store: auditStore() });
   const security = securityService({

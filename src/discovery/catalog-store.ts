@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { coursesInEveryPlan } from '../areas/courses/in-every-plan.ts';
 import { includedCourses } from '../areas/membership-plans/included-courses.ts';
 import type { Db } from '../db/tables.ts';
 
@@ -185,7 +186,7 @@ export function catalogStore() {
           .orderBy('id')
           .execute(),
         db
-          .selectFrom(includedCourses(db, ids))
+          .selectFrom(includedCourses(db, ids, coursesInEveryPlan))
           .innerJoin('courses as c', 'c.id', 'included.course_id')
           .where('c.status', '=', 'published')
           .where('c.visibility', '=', 'public')

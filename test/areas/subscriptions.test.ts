@@ -654,7 +654,7 @@ for (const engine of engines) {
     });
 
     test('the membership rule: past due and a pending cancel hold until their ends, paused and canceled hold nothing', () => {
-      const rule = membershipRule(7);
+      const rule = membershipRule(7, { held: membersStore().compsHeld });
       const end = '2030-01-31T00:00:00.000Z';
       const graceEnd = '2030-02-07T00:00:00.000Z';
       assert.equal(rule.accessEnd({ status: 'active', current_period_end: end, cancel_at_period_end: 0 }), graceEnd);

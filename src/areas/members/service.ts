@@ -7,6 +7,8 @@ import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import type { StudentsService } from '../students/service.ts';
 import type { MembershipRule, PlanAccess } from '../subscriptions/service.ts';
+import { compHolds } from './comps.ts';
+import type { MemberPlansPort, SubscriptionsPort } from './ports.ts';
 import type { Member, MemberComp, MemberCreate, MemberListQuery, MemberUpdate } from './schema.ts';
 import type { MemberRow, MembersStore } from './store.ts';
 
@@ -25,6 +27,8 @@ export function membersService(
     access: Pick<PlanAccess, 'syncPlanAccess'>;
     /** Who a member is: a student found by e-mail, or added and invited (the students area's one rule). */
     people: Pick<StudentsService, 'ensureStudent'>;
+    plans: MemberPlansPort;
+    subscriptions: SubscriptionsPort;
   },
 ) {
   const { db, clock, store, rule, access } = deps;
@@ -113,14 +117,14 @@ export function membersService(
     async list(query: MemberListQuery) {
       const at = now();
       let q = store.baseQuery(db);
-      const subscribed = store.subscribed(rule.subscriptionHolds(at));
-      const comped = rule.compHolds(at);
+      const subscribed = rule.subscribed('members.user_id', at);
+      const comped = compHolds(at);
       if (query.status === 'paid') q = q.where(subscribed);
       else if (query.status === 'comped') q = q.where(sql<boolean>`not ${subscribed}`).where(comped);
       else if (query.status === 'free') q = q.where(sql<boolean>`not ${subscribed}`).where(sql<boolean>`not ${comped}`);
       if (query.plan_id)
         q = q.where(
-          sql<boolean>`(${store.subscribed(rule.subscriptionHolds(at), query.plan_id)} or (${store.compedTo(query.plan_id)} and ${comped}))`,
+          sql<boolean>`(${rule.subscribed('members.user_id', at, query.plan_id)} or (${store.compedTo(query.plan_id)} and ${comped}))`,
         );
       if (query.label) q = q.where(store.hasLabel(query.label));
       if (query.q) q = q.where(store.nameOrEmail(query.q));
@@ -157,7 +161,8 @@ export function membersService(
 
     async delete(id: string) {
       const deleted = await db.transaction().execute(async (trx) => {
-        if (!(await store.deleteUnlessSubscribed(trx, id))) return false;
+        // A subscription under way keeps the profile; asked in the transaction that deletes it.
+        if ((await deps.subscriptions.underWay(trx, id)) || !(await store.delete(trx, id))) return false;
         // A comp went with the profile.
         await access.syncPlanAccess(trx, id);
         return true;
@@ -177,7 +182,7 @@ export function membersService(
           { field: 'until', code: 'past', message: 'Give a time in the future, or null.' },
         ]);
       return withMember(id, async (trx) => {
-        const plan = await store.findPlan(trx, input.plan_id);
+        const plan = await deps.plans.findById(trx, input.plan_id);
         if (!plan)
           throw errors.invalidRequest(`plan_id: no such plan ${input.plan_id}.`, [
             { field: 'plan_id', code: 'not_found', message: `Unknown plan ${input.plan_id}` },

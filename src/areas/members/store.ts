@@ -1,6 +1,7 @@
-import { type RawBuilder, sql, type Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Executor, MembersTable } from '../../db/tables.ts';
 import { containsText, literalLike } from '../../db/text-match.ts';
+import { compHolds } from './comps.ts';
 
 const _USER_COLUMNS = ['id', 'email', 'name', 'role', 'created_at', 'updated_at'] as const;
 
@@ -17,12 +18,6 @@ export function membersStore() {
   return {
     /** Member profiles with their person's e-mail and name; `id` is the user id. */
     baseQuery: withPerson,
-
-    /** The member's person holds a plan through a subscription (`holds`: the rule's condition on `subscriptions`). */
-    subscribed: (holds: RawBuilder<boolean>, planId?: string) =>
-      sql<boolean>`exists (select 1 from subscriptions where ${sql.ref('subscriptions.user_id')} = ${sql.ref('members.user_id')}${
-        planId ? sql` and ${sql.ref('subscriptions.plan_id')} = ${planId}` : sql``
-      } and ${holds})`,
 
     /** The member's comp is `planId` (any plan when absent). */
     compedTo: (planId?: string) =>
@@ -65,31 +60,38 @@ export function membersStore() {
       await ex.updateTable('members').set(changes).where('user_id', '=', userId).execute();
     },
 
-    /**
-     * Deletes the member profile unless the person has a subscription that is not over (trialing, active, past due or
-     * paused): decided by the DELETE itself, so a subscription started meanwhile keeps the profile. Returns whether
-     * it went.
-     */
-    deleteUnlessSubscribed: async (ex: Executor, userId: string) => {
-      const result = await ex
-        .deleteFrom('members')
-        .where('user_id', '=', userId)
-        .where(({ exists, not, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('subscriptions')
-                .select('subscriptions.id')
-                .where('subscriptions.user_id', '=', userId)
-                .where('subscriptions.status', 'in', ['trialing', 'active', 'past_due', 'paused']),
-            ),
-          ),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
-    },
+    /** Deletes the member profile; returns whether it went. */
+    delete: async (ex: Executor, userId: string) =>
+      Number((await ex.deleteFrom('members').where('user_id', '=', userId).executeTakeFirst()).numDeletedRows) === 1,
 
-    findPlan: (ex: Executor, id: string) =>
-      ex.selectFrom('membership_plans').select(['id', 'status']).where('id', '=', id).executeTakeFirst(),
+    /** The comps each of `userIds` holds at `now` (the membership rule's comps). */
+    compsHeld: async (ex: Executor, userIds: string[], now: string) =>
+      (
+        await ex
+          .selectFrom('members')
+          .select(['user_id', 'comp_plan_id', 'comp_until'])
+          .where('user_id', 'in', userIds)
+          .where(compHolds(now))
+          .execute()
+      ).map((r) => ({ userId: r.user_id, planId: r.comp_plan_id as string, until: r.comp_until })),
+
+    /** The people `planId` is comped to, held now or not, a page at a time in id order. */
+    compHolders: async (ex: Executor, planId: string, afterUserId: string, limit: number) =>
+      (
+        await ex
+          .selectFrom('members')
+          .select('user_id')
+          .where('comp_plan_id', '=', planId)
+          .where('user_id', '>', afterUserId)
+          .orderBy('user_id')
+          .limit(limit)
+          .execute()
+      ).map((r) => r.user_id),
+
+    /** Whether anyone is comped to `planId`, held now or not. */
+    anyCompOf: async (ex: Executor, planId: string) =>
+      (await ex.selectFrom('members').select('user_id').where('comp_plan_id', '=', planId).executeTakeFirst()) !==
+      undefined,
   };
 }
 

@@ -5,8 +5,11 @@ import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
+import type { References } from '../references.ts';
 import { withRowLock } from '../row-locks.ts';
 import { slugRules } from '../slugs.ts';
+import { includedCourseRows } from './included-courses.ts';
+import type { CoursesInEveryPlan, PlanRecords } from './ports.ts';
 import { priceForSale, setProviderPriceId } from './sale.ts';
 import {
   MAX_PRICES_PER_PLAN,
@@ -62,8 +65,17 @@ const visibleTo = (principal: Principal, row: MembershipPlansTable) => {
 /** The subscriptions area's plan access: everyone a plan may give courses is resynced when its course list changes. */
 export type PlanHoldersPort = { syncPlanHolders(planId: string): Promise<number> };
 
-export function plansService(deps: AreaDeps & { store: PlansStore; access: PlanHoldersPort }) {
+export function plansService(
+  deps: AreaDeps & {
+    store: PlansStore;
+    access: PlanHoldersPort;
+    courses: CoursesInEveryPlan;
+    records: PlanRecords;
+    references: References;
+  },
+) {
   const { db, clock, store, jobs } = deps;
+  const includedCourses = includedCourseRows(deps.courses);
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('membership plan');
 
@@ -78,17 +90,21 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: PlanH
     priceStatus?: PlanPricesTable['status'],
   ): Promise<Plan[]> {
     const ids = rows.map((r) => r.id);
-    const [included, prices] = await Promise.all([store.included(ex, ids), store.prices(ex, ids, priceStatus)]);
+    const [links, included, prices] = await Promise.all([
+      store.links(ex, ids),
+      includedCourses(ex, ids),
+      store.prices(ex, ids, priceStatus),
+    ]);
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
       slug: row.slug,
       description: row.description,
       benefits: JSON.parse(row.benefits) as string[],
-      course_ids: included.courses.filter((c) => c.plan_id === row.id).map((c) => c.course_id),
+      course_ids: links.courses.filter((c) => c.plan_id === row.id).map((c) => c.course_id),
       includes_all_courses: Number(row.includes_all_courses ?? 0) === 1,
-      included_course_ids: included.included.filter((c) => c.plan_id === row.id).map((c) => c.course_id),
-      product_ids: included.products.filter((p) => p.plan_id === row.id).map((p) => p.product_id),
+      included_course_ids: included.filter((c) => c.plan_id === row.id).map((c) => c.course_id),
+      product_ids: links.products.filter((p) => p.plan_id === row.id).map((p) => p.product_id),
       visibility: row.visibility,
       status: row.status,
       prices: prices.filter((p) => p.plan_id === row.id).map(toPrice),
@@ -111,12 +127,12 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: PlanH
   /** Course and product ids must name existing ones: 400 with the field and the unknown ids otherwise. */
   async function checkIncluded(ex: Executor, input: { course_ids?: string[]; product_ids?: string[] }) {
     const problems = [];
-    for (const [field, ids, existing, what] of [
-      ['course_ids', input.course_ids, store.existingCourseIds, 'course'],
-      ['product_ids', input.product_ids, store.existingProductIds, 'digital product'],
+    for (const [field, ids, kind, what] of [
+      ['course_ids', input.course_ids, 'course', 'course'],
+      ['product_ids', input.product_ids, 'product', 'digital product'],
     ] as const) {
       if (!ids?.length) continue;
-      const found = new Set(await existing(ex, ids));
+      const found = await deps.references.existing(ex, kind, ids);
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length) problems.push({ field, code: 'not_found', message: `Unknown ${what} ${missing.join(', ')}` });
     }
@@ -217,7 +233,10 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: PlanH
     },
 
     async delete(id: string) {
-      if (await db.transaction().execute((trx) => store.deleteUnsold(trx, id))) return;
+      const { sold, subscribed, comped } = deps.records;
+      const kept = async (trx: Executor) =>
+        (await sold(trx, id)) || (await subscribed(trx, id)) || (await comped(trx, id));
+      if (await db.transaction().execute(async (trx) => !(await kept(trx)) && store.delete(trx, id))) return;
       if (!(await store.findById(db, id))) throw notFound();
       throw errors.conflict(
         `This plan has been sold, subscribed to or comped, so it is kept as the record of that; archive it instead (POST /api/v1/membership-plans/${id}/archive).`,
@@ -285,6 +304,10 @@ export function plansService(deps: AreaDeps & { store: PlansStore; access: PlanH
 
     priceForSale,
     setProviderPriceId,
+    /** A price, archived or not, with its plan's name: what a subscription on it renews at. */
+    priceWithPlan: store.priceWithPlan,
+    /** The price a payment provider knows by its own id (its events name that). */
+    priceByProviderId: store.priceByProviderId,
   };
 }
 

@@ -1,5 +1,4 @@
 import type { Executor, MembershipPlansTable, PlanPricesTable } from '../../db/tables.ts';
-import { includedCourses } from './included-courses.ts';
 
 export function plansStore() {
   return {
@@ -33,56 +32,23 @@ export function plansStore() {
       await ex.updateTable('membership_plans').set(changes).where('id', '=', id).execute();
     },
 
-    /** Archives the plan unless it is archived already; returns whether it did. */
     /**
-     * Deletes the plan (its prices and course and product links go with it) only while no order item, subscription
-     * or comp names it: decided by the DELETE itself, so a sale committed before it keeps the plan. Returns whether
-     * it went.
+     * Deletes the plan (its prices and course and product links go with it). The service deletes only a plan no
+     * order item, subscription or comp names (asked of their areas in the same transaction); the database's keys
+     * refuse it too while a subscription or comp names it. Returns whether it went.
      */
-    deleteUnsold: async (ex: Executor, id: string) => {
-      const result = await ex
-        .deleteFrom('membership_plans')
-        .where('id', '=', id)
-        .where(({ exists, not, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('order_items')
-                .select('order_items.id')
-                .where('order_items.item_type', '=', 'plan')
-                .where('order_items.item_id', '=', id),
-            ),
-          ),
-        )
-        .where(({ exists, not, selectFrom }) =>
-          not(exists(selectFrom('subscriptions').select('subscriptions.id').where('subscriptions.plan_id', '=', id))),
-        )
-        .where(({ exists, not, selectFrom }) =>
-          not(exists(selectFrom('members').select('members.user_id').where('members.comp_plan_id', '=', id))),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
-    },
+    delete: async (ex: Executor, id: string) =>
+      Number((await ex.deleteFrom('membership_plans').where('id', '=', id).executeTakeFirst()).numDeletedRows) === 1,
 
-    /** The course and product ids of each of `planIds` in the order given, and the courses each gives now (by rule too). */
-    included: async (ex: Executor, planIds: string[]) => {
-      if (planIds.length === 0) return { courses: [], included: [], products: [] };
-      const [courses, included, products] = await Promise.all([
+    /** The course and product ids listed on each of `planIds`, in the order given. */
+    links: async (ex: Executor, planIds: string[]) => {
+      if (planIds.length === 0) return { courses: [], products: [] };
+      const [courses, products] = await Promise.all([
         ex.selectFrom('plan_courses').selectAll().where('plan_id', 'in', planIds).orderBy('position').execute(),
-        ex.selectFrom(includedCourses(ex, planIds)).selectAll().orderBy('position').orderBy('course_id').execute(),
         ex.selectFrom('plan_products').selectAll().where('plan_id', 'in', planIds).orderBy('position').execute(),
       ]);
-      return { courses, included, products };
+      return { courses, products };
     },
-
-    /** The courses each of `planIds` gives now, each with the plan that includes it: what plan access opens. */
-    planCourses: (ex: Executor, planIds: string[]) =>
-      planIds.length === 0
-        ? Promise.resolve([])
-        : ex
-            .selectFrom(includedCourses(ex, planIds))
-            .innerJoin('courses', 'courses.id', 'included.course_id')
-            .select(['included.plan_id', 'courses.id', 'courses.title', 'courses.slug', 'courses.status'])
-            .execute(),
 
     /** The plans, archived ones too (their subscriptions go on), that include every course by rule. */
     allCoursesPlanIds: async (ex: Executor) =>
@@ -110,16 +76,6 @@ export function plansStore() {
           .values(productIds.map((product_id, position) => ({ plan_id: planId, product_id, position })))
           .execute();
     },
-
-    existingCourseIds: async (ex: Executor, ids: string[]) =>
-      ids.length === 0
-        ? []
-        : (await ex.selectFrom('courses').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
-
-    existingProductIds: async (ex: Executor, ids: string[]) =>
-      ids.length === 0
-        ? []
-        : (await ex.selectFrom('products').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
 
     /** The prices of `planIds` (only `status` ones when given), oldest first. */
     prices: (ex: Executor, planIds: string[], status?: PlanPricesTable['status']) => {
@@ -169,6 +125,20 @@ export function plansStore() {
         .where('plan_prices.status', '=', 'active')
         .where('membership_plans.status', '=', 'active')
         .executeTakeFirst(),
+
+    /** A price, archived or not, with its plan's name: what a subscription on it renews at. */
+    priceWithPlan: (ex: Executor, id: string) =>
+      ex
+        .selectFrom('plan_prices')
+        .innerJoin('membership_plans', 'membership_plans.id', 'plan_prices.plan_id')
+        .selectAll('plan_prices')
+        .select('membership_plans.name as plan_name')
+        .where('plan_prices.id', '=', id)
+        .executeTakeFirst(),
+
+    /** The price the payment provider knows as `providerPriceId`. */
+    priceByProviderId: (ex: Executor, providerPriceId: string) =>
+      ex.selectFrom('plan_prices').selectAll().where('provider_price_id', '=', providerPriceId).executeTakeFirst(),
 
     setProviderPriceId: async (ex: Executor, priceId: string, providerPriceId: string) => {
       const result = await ex

@@ -2,7 +2,7 @@ import type { Db, Executor } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { MembershipRule } from './memberships.ts';
-import type { EnrollmentPort, PlanCoursesPort } from './ports.ts';
+import type { CompsPort, CoursesPort, EnrollmentPort, PlanCoursesPort } from './ports.ts';
 import type { SubscriptionsStore } from './store.ts';
 
 /** How many people one transaction of a plan's resync goes through. */
@@ -30,6 +30,8 @@ export function planAccess(deps: {
   store: SubscriptionsStore;
   enrollments: EnrollmentPort;
   plans: PlanCoursesPort;
+  courses: CoursesPort;
+  comps: Pick<CompsPort, 'holders'>;
 }) {
   const { clock, rule, store, enrollments } = deps;
 
@@ -41,8 +43,20 @@ export function planAccess(deps: {
     const until = new Map<string, string | null>();
     for (const course of courses)
       for (const holding of holdings.filter((h) => h.planId === course.plan_id))
-        until.set(course.id, until.has(course.id) ? later(until.get(course.id) ?? null, holding.until) : holding.until);
-    const current = new Map((await store.enrollmentsFor(trx, userId, [...until.keys()])).map((e) => [e.course_id, e]));
+        until.set(
+          course.course_id,
+          until.has(course.course_id) ? later(until.get(course.course_id) ?? null, holding.until) : holding.until,
+        );
+    const current = new Map(
+      (await enrollments.ofPlanAccess(trx, userId, [...until.keys()])).map((e) => [e.course_id, e]),
+    );
+    const opens = (courseId: string) => {
+      const row = current.get(courseId);
+      return row?.source !== 'subscription' && !(row && enrollments.givesAccess(row, now));
+    };
+    // The courses to enroll in are read once, all together (none, on the common resync).
+    const opening = [...until.keys()].filter(opens);
+    const titled = new Map((opening.length ? await deps.courses.findByIds(trx, opening) : []).map((c) => [c.id, c]));
 
     let person: { id: string; email: string; name: string } | undefined;
     for (const [courseId, end] of until) {
@@ -53,15 +67,27 @@ export function planAccess(deps: {
           await enrollments.setExpiry(trx, userId, courseId, 'subscription', end);
         continue;
       }
-      if (row && enrollments.givesAccess(row, now)) continue;
+      if (!opens(courseId)) continue;
       person ??= await store.findPerson(trx, userId);
-      const course = courses.find((c) => c.id === courseId);
+      const course = titled.get(courseId);
       if (!person || !course) throw errors.serverError();
       await enrollments.enroll(trx, person, course, { expiresAt: end, source: 'subscription', confirm: false });
     }
     for (const row of current.values())
       if (row.source === 'subscription' && !until.has(row.course_id) && enrollments.givesAccess(row, now))
         await enrollments.setExpiry(trx, userId, row.course_id, 'subscription', now);
+  }
+
+  /**
+   * The next batch of people a plan may give access, after `afterUserId` in id order: those with a subscription to
+   * it not canceled, and those it is comped to. The first batch of each side holds the first batch of both.
+   */
+  async function planHolders(planId: string, afterUserId: string): Promise<string[]> {
+    const [subscribers, comped] = await Promise.all([
+      store.planSubscribers(deps.db, planId, afterUserId, RESYNC_BATCH),
+      deps.comps.holders(deps.db, planId, afterUserId, RESYNC_BATCH),
+    ]);
+    return [...new Set([...subscribers, ...comped])].sort().slice(0, RESYNC_BATCH);
   }
 
   return {
@@ -75,13 +101,13 @@ export function planAccess(deps: {
       let after = '';
       let done = 0;
       for (;;) {
-        const batch = await store.planHolders(deps.db, planId, after, RESYNC_BATCH);
+        const batch = await planHolders(planId, after);
         if (batch.length === 0) return done;
         await deps.db.transaction().execute(async (trx) => {
-          for (const { user_id } of batch) await syncPlanAccess(trx, user_id);
+          for (const userId of batch) await syncPlanAccess(trx, userId);
         });
         done += batch.length;
-        after = batch.at(-1)?.user_id ?? after;
+        after = batch.at(-1) ?? after;
       }
     },
   };

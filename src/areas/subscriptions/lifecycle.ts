@@ -4,6 +4,7 @@ import { errors } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { PaymentEvent, PaymentProvider, ProviderSubscriptionState } from '../../payments/provider.ts';
 import type { Clock } from '../../time/clock.ts';
+import type { PlansService } from '../membership-plans/service.ts';
 import type { PlanAccess } from './access.ts';
 import { nextPeriodEnd, periodEnd } from './periods.ts';
 import type { MemberPort, RenewalLedger } from './ports.ts';
@@ -44,6 +45,8 @@ export function subscriptionLifecycle(deps: {
   store: SubscriptionsStore;
   orders: RenewalLedger;
   members: MemberPort;
+  /** The membership plans area's prices, which a subscription renews at. */
+  plans: Pick<PlansService, 'priceWithPlan' | 'priceByProviderId'>;
   access: Pick<PlanAccess, 'syncPlanAccess'>;
   /** The configured payment provider, asked to end a Stripe subscription whose first order was refunded. */
   provider: () => Pick<PaymentProvider, 'changeSubscription' | 'name'> | undefined;
@@ -74,7 +77,7 @@ export function subscriptionLifecycle(deps: {
     anchor: string,
   ): Promise<'renewed' | 'unpaid'> {
     const priceId = row.next_price_id ?? row.price_id;
-    const price = await store.findPrice(trx, priceId);
+    const price = await deps.plans.priceWithPlan(trx, priceId);
     if (!price || price.interval === 'one_time') throw errors.serverError();
     const at = now();
     if (Number(price.amount) > 0 && row.provider !== 'test') {
@@ -82,7 +85,7 @@ export function subscriptionLifecycle(deps: {
       return 'unpaid';
     }
     // A change to another interval counts the new periods from the first of them.
-    const before = price.id === row.price_id ? price : await store.findPrice(trx, row.price_id);
+    const before = price.id === row.price_id ? price : await deps.plans.priceWithPlan(trx, row.price_id);
     const from = before?.interval === price.interval ? anchor : start;
     const end = nextPeriodEnd(from, start, price.interval);
     if (Number(price.amount) > 0)
@@ -156,7 +159,7 @@ export function subscriptionLifecycle(deps: {
       provider_synced_at: state.at,
       updated_at: now(),
     };
-    const price = state.providerPriceId ? await store.findPriceByProviderId(trx, state.providerPriceId) : undefined;
+    const price = state.providerPriceId ? await deps.plans.priceByProviderId(trx, state.providerPriceId) : undefined;
     if (price && price.id !== row.price_id) {
       // The provider shows the new price at once; the school's plan changes with the period it was asked for.
       const waiting = price.id === row.next_price_id && state.currentPeriodEnd <= (row.current_period_end ?? '');
@@ -171,7 +174,7 @@ export function subscriptionLifecycle(deps: {
     if (!row) return;
     const rolls = row.current_period_end === null || event.periodEnd > row.current_period_end;
     const priceId = rolls && row.next_price_id ? row.next_price_id : row.price_id;
-    const price = await store.findPrice(trx, priceId);
+    const price = await deps.plans.priceWithPlan(trx, priceId);
     if (!price) throw errors.serverError();
     await orders.recordRenewal(trx, {
       userId: row.user_id,
@@ -219,7 +222,7 @@ export function subscriptionLifecycle(deps: {
     async startFromOrder(trx: Executor, input: SubscriptionStart): Promise<{ id: string }> {
       const [existing] = await store.lockByOrder(trx, input.orderId);
       if (existing) return { id: existing.id };
-      const price = await store.findPrice(trx, input.priceId);
+      const price = await deps.plans.priceWithPlan(trx, input.priceId);
       if (!price) throw errors.notFound('price');
       const at = now();
       const row: SubscriptionRow = {

@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
-import type { Executor, MembersTable, SubscriptionsTable } from '../../db/tables.ts';
+import type { Executor, SubscriptionsTable } from '../../db/tables.ts';
+import type { CompsPort } from './ports.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -14,14 +15,14 @@ type SubscriptionTerms = Pick<Selectable<SubscriptionsTable>, 'status' | 'curren
  *   (a renewal reported late must not shut the door);
  * - a subscription past due, until its period end plus the grace days (the provider is retrying the payment);
  * - a one-time price's subscription (no period end) while it is active;
- * - a comp, until its date (no date: until taken away).
+ * - a comp, until its date (no date: until taken away): the members area's rows, asked through `comps`.
  * Paused and canceled subscriptions hold nothing.
  *
- * Whether a row holds is decided in SQL (`subscriptionHolds`, `compHolds`), so lists filter by it; when the holding
- * ends (`until`, which course access is given until) is worked out from those same rows by `accessEnd`, by the same
- * terms: a row holds at `now` exactly when its end is null or after `now`.
+ * Whether a subscription holds is decided in SQL (`subscriptionHolds`, `subscribed`), so lists filter by it; when
+ * the holding ends (`until`, which course access is given until) is worked out from those same rows by `accessEnd`,
+ * by the same terms: a row holds at `now` exactly when its end is null or after `now`.
  */
-export function membershipRule(graceDays: number) {
+export function membershipRule(graceDays: number, comps: Pick<CompsPort, 'held'>) {
   const graceCutoff = (now: string) => new Date(Date.parse(now) - graceDays * DAY_MS).toISOString();
 
   /** The `subscriptions` row of the query holds its plan at `now`. */
@@ -33,9 +34,14 @@ export function membershipRule(graceDays: number) {
     return sql<boolean>`((${status} in ('trialing', 'active') and (${end} is null or (${cancels} = 1 and ${end} > ${now}) or (${cancels} = 0 and ${end} > ${cutoff}))) or (${status} = 'past_due' and ${end} > ${cutoff}))`;
   };
 
-  /** The `members` row of the query holds its comped plan at `now`. */
-  const compHolds = (now: string) =>
-    sql<boolean>`(${sql.ref('members.comp_plan_id')} is not null and (${sql.ref('members.comp_until')} is null or ${sql.ref('members.comp_until')} > ${now}))`;
+  /**
+   * The person whose id is the query's `userColumn` holds `planId` (any plan when absent) through a subscription at
+   * `now`: a condition other areas' lists filter by (the members list by status and plan).
+   */
+  const subscribed = (userColumn: string, now: string, planId?: string) =>
+    sql<boolean>`exists (select 1 from subscriptions where ${sql.ref('subscriptions.user_id')} = ${sql.ref(userColumn)}${
+      planId ? sql` and ${sql.ref('subscriptions.plan_id')} = ${planId}` : sql``
+    } and ${subscriptionHolds(now)})`;
 
   /** When a holding subscription stops holding: the terms of `subscriptionHolds`, as a time. */
   const accessEnd = (row: SubscriptionTerms): string | null => {
@@ -47,36 +53,22 @@ export function membershipRule(graceDays: number) {
   /** Every plan each of `userIds` holds at `now` (ISO), with what through and until when. */
   async function holdings(ex: Executor, userIds: string[], now: string): Promise<Holding[]> {
     if (userIds.length === 0) return [];
-    const subscribed = await ex
+    const rows = await ex
       .selectFrom('subscriptions')
       .select(['user_id', 'plan_id', 'status', 'current_period_end', 'cancel_at_period_end'])
       .where('user_id', 'in', userIds)
       .where(subscriptionHolds(now))
       .execute();
-    const comped = await ex
-      .selectFrom('members')
-      .select(['user_id', 'comp_plan_id', 'comp_until'])
-      .where('user_id', 'in', userIds)
-      .where(compHolds(now))
-      .execute();
+    const comped = await comps.held(ex, userIds, now);
     return [
-      ...subscribed.map(
-        (r): Holding => ({ userId: r.user_id, planId: r.plan_id, via: 'subscription', until: accessEnd(r) }),
-      ),
-      ...comped.map(
-        (r): Holding => ({
-          userId: r.user_id,
-          planId: r.comp_plan_id as NonNullable<MembersTable['comp_plan_id']>,
-          via: 'comp',
-          until: r.comp_until,
-        }),
-      ),
+      ...rows.map((r): Holding => ({ userId: r.user_id, planId: r.plan_id, via: 'subscription', until: accessEnd(r) })),
+      ...comped.map((c): Holding => ({ userId: c.userId, planId: c.planId, via: 'comp', until: c.until })),
     ];
   }
 
   return {
     subscriptionHolds,
-    compHolds,
+    subscribed,
     accessEnd,
     holdings,
 

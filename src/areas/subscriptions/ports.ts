@@ -23,14 +23,22 @@ export type RenewalLedger = { recordRenewal(trx: Executor, charge: RenewalCharge
 
 /** The membership plans area's rule of which courses each plan gives now (listed, or every course by rule). */
 export type PlanCoursesPort = {
-  planCourses(
-    ex: Executor,
-    planIds: string[],
-  ): Promise<{ plan_id: string; id: string; title: string; slug: string; status: CoursesTable['status'] }[]>;
+  planCourses(ex: Executor, planIds: string[]): Promise<{ plan_id: string; course_id: string }[]>;
+};
+
+/** The courses area's courses, as an enrollment names them. */
+export type CoursesPort = {
+  findByIds(ex: Executor, ids: string[]): Promise<Pick<CoursesTable, 'id' | 'title' | 'slug' | 'status'>[]>;
 };
 
 /** The students area's enrollments, which plan access opens, moves and closes. */
 export type EnrollmentPort = {
+  /** A person's enrollments that a plan gave, or that are in one of `courseIds`. */
+  ofPlanAccess(
+    ex: Executor,
+    userId: string,
+    courseIds: string[],
+  ): Promise<Pick<EnrollmentsTable, 'id' | 'course_id' | 'source' | 'status' | 'expires_at'>[]>;
   enroll(
     trx: Executor,
     user: { id: string; email: string; name: string },
@@ -50,3 +58,15 @@ export type EnrollmentPort = {
 
 /** The members area's profiles: a subscriber is a member, so starting a subscription makes one if there is none. */
 export type MemberPort = { ensure(trx: Executor, row: MembersTable): Promise<unknown> };
+
+/** The members area's comps: a comp gives its plan until its date (none: until taken back). */
+export type CompsPort = {
+  /** The comps each of `userIds` holds at `now` (ISO). */
+  held(
+    ex: Executor,
+    userIds: string[],
+    now: string,
+  ): Promise<{ userId: string; planId: string; until: string | null }[]>;
+  /** The people `planId` is comped to (held now or not), a page at a time in id order. */
+  holders(ex: Executor, planId: string, afterUserId: string, limit: number): Promise<string[]>;
+};

@@ -65,7 +65,7 @@ export function subscriptionsService(
     orders: RenewalLedger;
     members: MemberPort;
     access: Pick<PlanAccess, 'syncPlanAccess'>;
-    plans: Pick<PlansService, 'priceForSale'>;
+    plans: Pick<PlansService, 'priceForSale' | 'priceWithPlan' | 'priceByProviderId'>;
     /** The configured payment provider (it runs `stripe` subscriptions); undefined when none is configured. */
     provider: () => Pick<PaymentProvider, 'changeSubscription' | 'name'> | undefined;
   },
@@ -200,7 +200,7 @@ export function subscriptionsService(
           ]);
         throw error;
       });
-      const current = await store.findPrice(ex, row.price_id);
+      const current = await deps.plans.priceWithPlan(ex, row.price_id);
       if (sale.price.interval === 'one_time')
         throw errors.conflict('A subscription renews, so it changes to a month or year price, not a one-time one.');
       if (current && current.currency !== sale.price.currency)

@@ -50,18 +50,6 @@ export function subscriptionsStore() {
       await ex.updateTable('subscriptions').set(changes).where('id', '=', id).execute();
     },
 
-    findPrice: (ex: Executor, id: string) =>
-      ex
-        .selectFrom('plan_prices')
-        .innerJoin('membership_plans', 'membership_plans.id', 'plan_prices.plan_id')
-        .selectAll('plan_prices')
-        .select('membership_plans.name as plan_name')
-        .where('plan_prices.id', '=', id)
-        .executeTakeFirst(),
-
-    findPriceByProviderId: (ex: Executor, providerPriceId: string) =>
-      ex.selectFrom('plan_prices').selectAll().where('provider_price_id', '=', providerPriceId).executeTakeFirst(),
-
     /** Whether `userId` has a subscription to `planId` that is not over (a paused one too: it resumes). */
     subscribesTo: async (ex: Executor, userId: string, planId: string) =>
       (await ex
@@ -75,39 +63,34 @@ export function subscriptionsStore() {
     findPerson: (ex: Executor, userId: string) =>
       ex.selectFrom('users').select(['id', 'email', 'name']).where('id', '=', userId).executeTakeFirst(),
 
-    /** A person's enrollments that came from a subscription, or are in one of `courseIds`. */
-    enrollmentsFor: (ex: Executor, userId: string, courseIds: string[]) =>
-      ex
-        .selectFrom('enrollments')
-        .select(['id', 'course_id', 'source', 'status', 'expires_at'])
+    /** Whether `userId` has a subscription under way: trialing, active, past due or paused (it resumes). */
+    underWay: async (ex: Executor, userId: string) =>
+      (await ex
+        .selectFrom('subscriptions')
+        .select('id')
         .where('user_id', '=', userId)
-        .where((eb) =>
-          courseIds.length
-            ? eb.or([eb('source', '=', 'subscription'), eb('course_id', 'in', courseIds)])
-            : eb('source', '=', 'subscription'),
-        )
-        .execute(),
+        .where('status', 'in', ['trialing', 'active', 'past_due', 'paused'])
+        .executeTakeFirst()) !== undefined,
 
-    /**
-     * The people whose access a plan may give, a page at a time in id order: those with a subscription to it not
-     * canceled, and those it is comped to.
-     */
-    planHolders: (ex: Executor, planId: string, afterUserId: string, limit: number) =>
-      ex
-        .selectFrom(
-          ex
-            .selectFrom('subscriptions')
-            .select('user_id')
-            .where('plan_id', '=', planId)
-            .where('status', '!=', 'canceled')
-            .union(ex.selectFrom('members').select('user_id').where('comp_plan_id', '=', planId))
-            .as('h'),
-        )
-        .select('h.user_id')
-        .where('h.user_id', '>', afterUserId)
-        .orderBy('h.user_id')
-        .limit(limit)
-        .execute(),
+    /** Whether any subscription, over or not, is to `planId`. */
+    anyToPlan: async (ex: Executor, planId: string) =>
+      (await ex.selectFrom('subscriptions').select('id').where('plan_id', '=', planId).executeTakeFirst()) !==
+      undefined,
+
+    /** The people with a subscription to `planId` not canceled, a page at a time in id order. */
+    planSubscribers: async (ex: Executor, planId: string, afterUserId: string, limit: number) =>
+      (
+        await ex
+          .selectFrom('subscriptions')
+          .select('user_id')
+          .distinct()
+          .where('plan_id', '=', planId)
+          .where('status', '!=', 'canceled')
+          .where('user_id', '>', afterUserId)
+          .orderBy('user_id')
+          .limit(limit)
+          .execute()
+      ).map((r) => r.user_id),
   };
 }
 
