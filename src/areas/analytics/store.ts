@@ -1,4 +1,5 @@
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
+import { bucketsCte } from '../../db/bucket-ranges.ts';
 import type { CoursesTable, Executor } from '../../db/tables.ts';
 import type { CountMetric } from './schema.ts';
 
@@ -13,16 +14,6 @@ const COUNTED: Record<CountMetric, { table: string; at: string; people: boolean;
   new_members: { table: 'subscriptions', at: 'created_at', people: true },
   churned_members: { table: 'subscriptions', at: 'canceled_at', people: true },
 };
-
-/**
- * The buckets as a table `b(i, s, e)`: bucket i holds the instants s <= t < e. `edges` are n + 1 ascending values of
- * the stored form (ISO timestamps, or revenue slots), so one query groups any range on both engines, each bucket an
- * index range scan.
- */
-const bucketsCte = (edges: string[]): RawBuilder<unknown> =>
-  sql`b(i, s, e) as (values ${sql.join(
-    edges.slice(0, -1).map((s, i) => sql`(${sql.lit(i)}, cast(${s} as text), cast(${edges[i + 1]} as text))`),
-  )})`;
 
 /** A course's share of each ledger row of its orders: the row times the item's part of the order's total. */
 const courseShare = sql<number>`cast(p.amount as bigint) * oi.amount / o.total`;
