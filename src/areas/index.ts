@@ -53,6 +53,7 @@ import { lecturersStore } from './lecturers/store.ts';
 import { membersRoutes } from './members/routes.ts';
 import { membersService } from './members/service.ts';
 import { membersStore } from './members/store.ts';
+import { priceTerms } from './membership-plans/price-terms.ts';
 import { membershipPlansRoutes } from './membership-plans/routes.ts';
 import { plansService } from './membership-plans/service.ts';
 import { plansStore } from './membership-plans/store.ts';
@@ -225,6 +226,7 @@ export function buildAreas(
     courses: { find: coursesStore().findById, list: courses.list },
     enrollments: progressFacts(),
     subscriptions: recurringFacts(),
+    prices: priceTerms,
     ledger: courseLedger(),
     events: attendancePage,
   });

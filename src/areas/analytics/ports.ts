@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/tables.ts';
+import type { Executor, PlanPricesTable } from '../../db/tables.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { ListPage, ListParams } from '../pagination.ts';
 import type { CountMetric, CourseStatsListQuery } from './schema.ts';
@@ -30,10 +30,22 @@ export type EnrollmentFacts = {
 
 export type MembershipMetric = Exclude<CountMetric, LearningMetric>;
 
-/** The subscriptions area: who subscribed and who canceled. */
+/** The subscriptions area: who subscribed and canceled, and when subscriptions start and stop paying, per price. */
 export type RecurringFacts = {
   perBucket(ex: Executor, metric: MembershipMetric, edges: string[]): Promise<PerBucket>;
+  /** Paying at `first` per price (`at` null, `n` of them), then each start (+1) and stop (-1) to `last`, in order. */
+  payingChanges(
+    ex: Executor,
+    first: string,
+    last: string,
+  ): Promise<{ at: string | null; price_id: string; n: number }[]>;
 };
+
+/** The membership plans area: what each price costs and how often. */
+export type PriceTerms = (
+  ex: Executor,
+  ids: string[],
+) => Promise<Pick<PlanPricesTable, 'id' | 'amount' | 'currency' | 'interval'>[]>;
 
 /** The orders area's ledger as one course's share of it (negative for refunds). */
 export type LedgerFacts = {

@@ -21,8 +21,10 @@ import type {
   EventFacts,
   LearningMetric,
   LedgerFacts,
+  PriceTerms,
   RecurringFacts,
 } from './ports.ts';
+import { recurringChanges } from './recurring.ts';
 import { revenueSlotOf } from './revenue-rollup.ts';
 import {
   COUNT_METRICS,
@@ -77,6 +79,7 @@ export function analyticsService(
     courses: CourseCatalog;
     enrollments: EnrollmentFacts;
     subscriptions: RecurringFacts;
+    prices: PriceTerms;
     ledger: LedgerFacts;
     events: EventFacts;
   },
@@ -162,7 +165,7 @@ export function analyticsService(
     const now = clock.now().getTime();
     const instants = buckets.map((b) => Math.min(Date.parse(b.endAt) - 1, now));
     const iso = (ms: number) => new Date(ms).toISOString();
-    const changes = await store.recurringChanges(db, iso(instants[0] as number), iso(Math.max(...instants)));
+    const changes = await recurringChanges(db, deps, iso(instants[0] as number), iso(Math.max(...instants)));
     // Sweep from what was paying at the first instant: each change after it adds or takes back its amount.
     const events = changes.flatMap((c) =>
       c.at ? [{ at: Date.parse(c.at), key: `${c.currency} ${c.interval}`, amount: c.amount }] : [],
