@@ -41,6 +41,7 @@ import type { AreaDeps } from './deps.ts';
 import { digitalProductsRoutes } from './digital-products/routes.ts';
 import { digitalProductsService } from './digital-products/service.ts';
 import { digitalProductsStore } from './digital-products/store.ts';
+import { attendancePage } from './events/attendance-facts.ts';
 import { eventsRoutes } from './events/routes.ts';
 import { eventsService } from './events/service.ts';
 import { eventsStore } from './events/store.ts';
@@ -54,10 +55,12 @@ import { membersRoutes } from './members/routes.ts';
 import { membersService } from './members/service.ts';
 import { membersStore } from './members/store.ts';
 import { includedCourseRows } from './membership-plans/included-courses.ts';
+import { priceTerms } from './membership-plans/price-terms.ts';
 import { membershipPlansRoutes } from './membership-plans/routes.ts';
 import { plansService } from './membership-plans/service.ts';
 import { plansStore } from './membership-plans/store.ts';
 import type { ConnectedApps, OAuthPort } from './oauth-port.ts';
+import { courseLedger } from './orders/course-ledger.ts';
 import { renewalLedger } from './orders/ledger.ts';
 import { planSold } from './orders/plan-sales.ts';
 import { receiptMail } from './orders/receipt.ts';
@@ -88,11 +91,13 @@ import { storageService } from './storage/service.ts';
 import { storageStore } from './storage/store.ts';
 import { enrollmentRules, givesAccess } from './students/enrollments.ts';
 import { planEnrollments } from './students/plan-enrollments.ts';
+import { progressFacts } from './students/progress-facts.ts';
 import { studentsRoutes } from './students/routes.ts';
 import { studentsService } from './students/service.ts';
 import { studentsStore } from './students/store.ts';
 import { planAccess } from './subscriptions/access.ts';
 import { membershipRule } from './subscriptions/memberships.ts';
+import { recurringFacts } from './subscriptions/recurring-facts.ts';
 import { subscriptionsRoutes } from './subscriptions/routes.ts';
 import { subscriptionsService } from './subscriptions/service.ts';
 import { subscriptionsStore } from './subscriptions/store.ts';
@@ -239,7 +244,18 @@ export function buildAreas(
     oauth: deps.oauth,
     onAccessChange: deps.onAccessChange,
   });
-  const analytics = analyticsService({ ...deps, store: analyticsStore(), school });
+  // What analytics counts of the other areas, each answered by its owner over its own tables.
+  const analytics = analyticsService({
+    ...deps,
+    store: analyticsStore(),
+    school,
+    courses: { find: coursesStore().findById, list: courses.list },
+    enrollments: progressFacts(),
+    subscriptions: recurringFacts(),
+    prices: priceTerms,
+    ledger: courseLedger(),
+    events: attendancePage,
+  });
   const coupons = couponsService({ ...deps, store: couponsStore(), references: refs });
   const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage, memberships });
   const events = eventsService({

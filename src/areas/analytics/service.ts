@@ -1,7 +1,6 @@
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
-import { paginate } from '../pagination.ts';
 import type { SchoolSettings } from '../school-settings.ts';
 import {
   addDays,
@@ -16,6 +15,16 @@ import {
   MAX_BUCKETS,
   nextBucket,
 } from './buckets.ts';
+import type {
+  CourseCatalog,
+  EnrollmentFacts,
+  EventFacts,
+  LearningMetric,
+  LedgerFacts,
+  PriceTerms,
+  RecurringFacts,
+} from './ports.ts';
+import { recurringChanges } from './recurring.ts';
 import { revenueSlotOf } from './revenue-rollup.ts';
 import {
   COUNT_METRICS,
@@ -42,6 +51,10 @@ const INTERVAL_WORDS: Record<Interval, string> = { day: 'days', week: 'weeks', m
 
 type Amounts = Map<string, number>;
 
+/** The counts the students area answers; the rest are the subscriptions'. */
+const LEARNING_METRICS: readonly CountMetric[] = ['enrollments', 'completions', 'active_students'];
+const isLearning = (metric: CountMetric): metric is LearningMetric => LEARNING_METRICS.includes(metric);
+
 /** The index of the bucket holding instant `ms` (edges ascending, n + 1 of them), or -1 outside them all. */
 function bucketIndex(edges: number[], ms: number): number {
   let lo = 0;
@@ -59,7 +72,18 @@ function bucketIndex(edges: number[], ms: number): number {
  * Analytics for staff: time series of the school's figures in its own calendar, and per-course figures. Read only;
  * every figure comes from the rows themselves (and revenue from the ledger's rollup), so it is never out of date.
  */
-export function analyticsService(deps: AreaDeps & { store: AnalyticsStore; school: SchoolSettings }) {
+export function analyticsService(
+  deps: AreaDeps & {
+    store: AnalyticsStore;
+    school: SchoolSettings;
+    courses: CourseCatalog;
+    enrollments: EnrollmentFacts;
+    subscriptions: RecurringFacts;
+    prices: PriceTerms;
+    ledger: LedgerFacts;
+    events: EventFacts;
+  },
+) {
   const { db, clock, store } = deps;
 
   function requireStaff(principal: Principal) {
@@ -119,7 +143,7 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore; schoo
     const perBucket = buckets.map((): Amounts => new Map());
     if (courseId) {
       const edgeMs = edges.map(Date.parse);
-      for (const row of await store.courseLedger(db, courseId, edges[0] as string, edges.at(-1) as string)) {
+      for (const row of await deps.ledger.rowsBetween(db, courseId, edges[0] as string, edges.at(-1) as string)) {
         const i = bucketIndex(edgeMs, Date.parse(row.at));
         if (i >= 0) add(perBucket[i] as Amounts, row.currency, row.amount);
       }
@@ -141,7 +165,7 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore; schoo
     const now = clock.now().getTime();
     const instants = buckets.map((b) => Math.min(Date.parse(b.endAt) - 1, now));
     const iso = (ms: number) => new Date(ms).toISOString();
-    const changes = await store.recurringChanges(db, iso(instants[0] as number), iso(Math.max(...instants)));
+    const changes = await recurringChanges(db, deps, iso(instants[0] as number), iso(Math.max(...instants)));
     // Sweep from what was paying at the first instant: each change after it adds or takes back its amount.
     const events = changes.flatMap((c) =>
       c.at ? [{ at: Date.parse(c.at), key: `${c.currency} ${c.interval}`, amount: c.amount }] : [],
@@ -171,7 +195,10 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore; schoo
     const ids = courses.map((c) => c.id);
     if (!ids.length) return [];
     const since = new Date(clock.now().getTime() - 30 * DAY_MS).toISOString();
-    const [totals, active] = await Promise.all([store.enrollmentTotals(db, ids), store.activeStudents(db, ids, since)]);
+    const [totals, active] = await Promise.all([
+      deps.enrollments.enrollmentTotals(db, ids),
+      deps.enrollments.activeStudents(db, ids, since),
+    ]);
     return courses.map((course) => {
       const { enrollments = 0, completions = 0 } = totals.get(course.id) ?? {};
       return {
@@ -211,7 +238,7 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore; schoo
           { field: 'course_id', code: 'not_applicable', message: `Leave course_id out for ${metric}.` },
         ]);
       }
-      if (courseId && !(await store.findCourse(db, courseId))) throw errors.notFound('course');
+      if (courseId && !(await deps.courses.find(db, courseId))) throw errors.notFound('course');
       const { timeZone, currency } = known
         ? { timeZone: known.timezone, currency: known.currency }
         : await schoolCalendar();
@@ -228,7 +255,10 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore; schoo
         course_id: courseId ?? null,
       };
       if ((COUNT_METRICS as readonly string[]).includes(metric)) {
-        const counts = await store.countsPerBucket(db, metric as CountMetric, edges, courseId);
+        const counted = metric as CountMetric;
+        const counts = isLearning(counted)
+          ? await deps.enrollments.perBucket(db, counted, edges, courseId)
+          : await deps.subscriptions.perBucket(db, counted, edges);
         return { ...head, series: buckets.map((bucket, i) => ({ start: bucket.start, value: counts.get(i) ?? 0 })) };
       }
       const perBucket = metric === 'mrr' ? await mrr(buckets) : await revenue(buckets, edges, courseId);
@@ -237,39 +267,36 @@ export function analyticsService(deps: AreaDeps & { store: AnalyticsStore; schoo
 
     async courseStats(principal: Principal, courseId: string): Promise<CourseStats> {
       requireStaff(principal);
-      const course = await store.findCourse(db, courseId);
+      const course = await deps.courses.find(db, courseId);
       if (!course) throw errors.notFound('course');
-      const [[summary], revenue] = await Promise.all([summariesOf([course]), store.courseRevenue(db, courseId)]);
+      const [[summary], revenue] = await Promise.all([summariesOf([course]), deps.ledger.totals(db, courseId)]);
       return { ...(summary as CourseStatsSummary), revenue };
     },
 
     /** Every course's figures, newest course first, a page at a time. */
     async listCourseStats(principal: Principal, query: CourseStatsListQuery) {
       requireStaff(principal);
-      const page = await paginate(store.coursesQuery(db, query.status), query, 'id', 'created_at');
+      const page = await deps.courses.list(principal, query);
       return { ...page, data: await summariesOf(page.data) };
     },
 
     /** Attendance per event that has started (not canceled), newest created first. */
     async listEventAttendance(principal: Principal, query: EventAttendanceListQuery) {
       requireStaff(principal);
-      const q = store.eventAttendanceQuery(db, clock.now().toISOString());
-      const page = await paginate(q, query, 'events.id', 'events.created_at');
+      const page = await deps.events(db, clock.now().toISOString(), query);
       return {
         ...page,
-        data: page.data.map((row): EventAttendance => {
-          const registered = Number(row.registered ?? 0);
-          const attended = Number(row.attended ?? 0);
-          return {
-            event_id: row.id,
-            title: row.title,
-            starts_at: row.starts_at,
+        data: page.data.map(
+          ({ id, title, starts_at, registered, attended }): EventAttendance => ({
+            event_id: id,
+            title,
+            starts_at,
             registered,
             attended,
             no_show: registered - attended,
             attendance_rate: registered === 0 ? 0 : attended / registered,
-          };
-        }),
+          }),
+        ),
       };
     },
   };
