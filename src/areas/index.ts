@@ -83,6 +83,7 @@ import { staffStore } from './staff/store.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { storageService } from './storage/service.ts';
 import { storageStore } from './storage/store.ts';
+import { enrollmentFacts } from './students/enrollment-facts.ts';
 import { enrollmentRules, givesAccess } from './students/enrollments.ts';
 import { studentsRoutes } from './students/routes.ts';
 import { studentsService } from './students/service.ts';
@@ -149,12 +150,18 @@ export function buildAreas(
     provider: () => orders.provider,
   });
   const storage = storageService({ ...deps, store: storageStore(), blobs: deps.blobs, urls: deps.mediaUrls });
+  // What an area asks of another's rows beyond its service (the asking area's ports.ts), answered by the owner's store.
+  const courseRows = coursesStore();
+  const courseFacts = { facts: courseRows.facts };
+  const enrollmentRows = enrollmentFacts();
   const courses = coursesService({
     ...deps,
     store: coursesStore(),
     onChange: deps.onCatalogChange,
     onStatusChange: membershipPlans.courseStatusChanged,
     storage,
+    enrollments: enrollmentRows,
+    references: refs,
   });
   // Comments point at posts and lessons by id: deleting either deletes its comments, in the same transaction.
   const commentRows = commentsStore();
@@ -163,10 +170,17 @@ export function buildAreas(
     ...deps,
     store: curriculumStore(),
     courses,
+    courseRows: { findById: courseRows.findById, findByIdOrSlug: courseRows.findByIdOrSlug },
+    enrollments: enrollmentRows,
     storage,
     comments: commentsCleanup,
   });
-  const lecturers = lecturersService({ ...deps, store: lecturersStore(), storage });
+  const lecturers = lecturersService({
+    ...deps,
+    store: lecturersStore(),
+    storage,
+    courses: { idsListingLecturer: courseRows.idsListingLecturer },
+  });
   const appearance = appearanceService({ ...deps, store: appearanceStore(), storage });
   const pages = pagesService({ ...deps, store: pagesStore() });
   const forms = formsService({ ...deps, store: formsStore(), mail: deps.mail, school, references: refs });
@@ -178,7 +192,7 @@ export function buildAreas(
     comments: commentsCleanup,
   });
   const comments = commentsService({ ...deps, store: commentRows, posts, curriculum });
-  const certificates = certificatesService({ ...deps, store: certificatesStore() });
+  const certificates = certificatesService({ ...deps, store: certificatesStore(), courses: courseFacts });
   const account = accountService({
     ...deps,
     store: accountStore(),

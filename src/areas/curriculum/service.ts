@@ -5,6 +5,7 @@ import type { StorageService } from '../storage/service.ts';
 import { curriculumAccess } from './access.ts';
 import { lessonRules } from './lessons.ts';
 import { curriculumOrdering } from './ordering.ts';
+import type { CourseRowsPort, EnrollmentPort } from './ports.ts';
 import { gradeQuiz } from './quiz.ts';
 import { sectionRules } from './sections.ts';
 import type { CurriculumStore } from './store.ts';
@@ -19,6 +20,8 @@ export function curriculumService(
   deps: AreaDeps & {
     store: CurriculumStore;
     courses: CoursesService;
+    courseRows: CourseRowsPort;
+    enrollments: EnrollmentPort;
     storage: StorageService;
     /** The comments area: a deleted lesson's comments go with it, in its transaction. */
     comments: { removeFor(trx: Executor, targetType: 'lesson', targetId: string): Promise<void> };
