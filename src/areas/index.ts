@@ -52,6 +52,7 @@ import { lecturersStore } from './lecturers/store.ts';
 import { membersRoutes } from './members/routes.ts';
 import { membersService } from './members/service.ts';
 import { membersStore } from './members/store.ts';
+import { planProducts } from './membership-plans/plan-products.ts';
 import { membershipPlansRoutes } from './membership-plans/routes.ts';
 import { plansService } from './membership-plans/service.ts';
 import { plansStore } from './membership-plans/store.ts';
@@ -59,6 +60,7 @@ import type { ConnectedApps, OAuthPort } from './oauth-port.ts';
 import { renewalLedger } from './orders/ledger.ts';
 import { receiptMail } from './orders/receipt.ts';
 import { ordersRoutes } from './orders/routes.ts';
+import { salesFacts } from './orders/sales-facts.ts';
 import { ordersService } from './orders/service.ts';
 import { ordersStore } from './orders/store.ts';
 import { outboxRoutes } from './outbox/routes.ts';
@@ -80,6 +82,7 @@ import { securityStore } from './security/store.ts';
 import { staffRoutes } from './staff/routes.ts';
 import { staffService } from './staff/service.ts';
 import { staffStore } from './staff/store.ts';
+import { assetFacts } from './storage/asset-facts.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { storageService } from './storage/service.ts';
 import { storageStore } from './storage/store.ts';
@@ -154,6 +157,7 @@ export function buildAreas(
   const courseRows = coursesStore();
   const courseFacts = { facts: courseRows.facts };
   const enrollmentRows = enrollmentFacts();
+  const sales = salesFacts();
   const courses = coursesService({
     ...deps,
     store: coursesStore(),
@@ -228,8 +232,16 @@ export function buildAreas(
     onAccessChange: deps.onAccessChange,
   });
   const analytics = analyticsService({ ...deps, store: analyticsStore(), school });
-  const coupons = couponsService({ ...deps, store: couponsStore(), references: refs });
-  const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage, memberships });
+  const coupons = couponsService({ ...deps, store: couponsStore(), references: refs, orders: sales });
+  const digitalProducts = digitalProductsService({
+    ...deps,
+    store: digitalProductsStore(),
+    storage,
+    memberships,
+    assets: assetFacts(),
+    plans: planProducts(),
+    sales,
+  });
   const events = eventsService({
     ...deps,
     store: eventsStore(),
