@@ -139,7 +139,15 @@ export function buildAreas(
     rule: memberships,
     store: subscriptionRows,
     plans: plansRows,
-    enrollments: { ...enrollmentRules({ ...deps, store: studentsStore(), mail: deps.mail }), givesAccess },
+    enrollments: {
+      ...enrollmentRules({
+        ...deps,
+        store: studentsStore(),
+        mail: deps.mail,
+        courses: { facts: coursesStore().facts },
+      }),
+      givesAccess,
+    },
   });
   const membershipPlans = plansService({ ...deps, store: plansRows, access });
   const subscriptions = subscriptionsService({
@@ -209,6 +217,7 @@ export function buildAreas(
     ...deps,
     store: studentsStore(),
     courses,
+    courseFacts,
     curriculum,
     certificates,
     mail: deps.mail,

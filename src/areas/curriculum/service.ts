@@ -34,6 +34,11 @@ export function curriculumService(
     ...lessonRules({ ...deps, access, ordering }),
     /** How a submission scores against a quiz: what the students area records as an attempt. */
     gradeQuiz,
+    /**
+     * The lessons a student's progress counts, read in the caller's transaction: the published lessons of the
+     * published sections, in course order.
+     */
+    countedLessons: (ex: Executor, courseId: string) => deps.store.countedLessons(ex, courseId),
   };
 }
 

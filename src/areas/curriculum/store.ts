@@ -68,6 +68,20 @@ export function curriculumStore() {
       return query.orderBy('position').orderBy('id').execute();
     },
 
+    /** The lessons progress counts: published lessons of published sections, in course order. */
+    countedLessons: (ex: Executor, courseId: string) =>
+      ex
+        .selectFrom('lessons')
+        .innerJoin('sections', 'sections.id', 'lessons.section_id')
+        .select(['lessons.id', 'lessons.section_id', 'lessons.title'])
+        .where('lessons.course_id', '=', courseId)
+        .where('lessons.status', '=', 'published')
+        .where('sections.status', '=', 'published')
+        .orderBy('sections.position')
+        .orderBy('lessons.position')
+        .orderBy('lessons.id')
+        .execute(),
+
     listLessons: (
       ex: Executor,
       sectionId: string,
