@@ -55,6 +55,7 @@ import { membersRoutes } from './members/routes.ts';
 import { membersService } from './members/service.ts';
 import { membersStore } from './members/store.ts';
 import { includedCourseRows } from './membership-plans/included-courses.ts';
+import { planProducts } from './membership-plans/plan-products.ts';
 import { priceTerms } from './membership-plans/price-terms.ts';
 import { membershipPlansRoutes } from './membership-plans/routes.ts';
 import { plansService } from './membership-plans/service.ts';
@@ -65,6 +66,7 @@ import { renewalLedger } from './orders/ledger.ts';
 import { planSold } from './orders/plan-sales.ts';
 import { receiptMail } from './orders/receipt.ts';
 import { ordersRoutes } from './orders/routes.ts';
+import { salesFacts } from './orders/sales-facts.ts';
 import { ordersService } from './orders/service.ts';
 import { ordersStore } from './orders/store.ts';
 import { outboxRoutes } from './outbox/routes.ts';
@@ -86,9 +88,11 @@ import { securityStore } from './security/store.ts';
 import { staffRoutes } from './staff/routes.ts';
 import { staffService } from './staff/service.ts';
 import { staffStore } from './staff/store.ts';
+import { assetFacts } from './storage/asset-facts.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { storageService } from './storage/service.ts';
 import { storageStore } from './storage/store.ts';
+import { enrollmentFacts } from './students/enrollment-facts.ts';
 import { enrollmentRules, givesAccess } from './students/enrollments.ts';
 import { planEnrollments } from './students/plan-enrollments.ts';
 import { progressFacts } from './students/progress-facts.ts';
@@ -148,7 +152,12 @@ export function buildAreas(
     courses: { findByIds: coursesStore().findByIds },
     comps: { holders: memberRows.compHolders },
     enrollments: {
-      ...enrollmentRules({ ...deps, store: studentsStore(), mail: deps.mail }),
+      ...enrollmentRules({
+        ...deps,
+        store: studentsStore(),
+        mail: deps.mail,
+        courses: { facts: coursesStore().facts },
+      }),
       givesAccess,
       ofPlanAccess: planEnrollments,
     },
@@ -172,12 +181,19 @@ export function buildAreas(
     provider: () => orders.provider,
   });
   const storage = storageService({ ...deps, store: storageStore(), blobs: deps.blobs, urls: deps.mediaUrls });
+  // What an area asks of another's rows beyond its service (the asking area's ports.ts), answered by the owner's store.
+  const courseRows = coursesStore();
+  const courseFacts = { facts: courseRows.facts };
+  const enrollmentRows = enrollmentFacts();
+  const sales = salesFacts();
   const courses = coursesService({
     ...deps,
     store: coursesStore(),
     onChange: deps.onCatalogChange,
     onStatusChange: membershipPlans.courseStatusChanged,
     storage,
+    enrollments: enrollmentRows,
+    references: refs,
   });
   // Comments point at posts and lessons by id: deleting either deletes its comments, in the same transaction.
   const commentRows = commentsStore();
@@ -186,10 +202,17 @@ export function buildAreas(
     ...deps,
     store: curriculumStore(),
     courses,
+    courseRows: { findById: courseRows.findById, findByIdOrSlug: courseRows.findByIdOrSlug },
+    enrollments: enrollmentRows,
     storage,
     comments: commentsCleanup,
   });
-  const lecturers = lecturersService({ ...deps, store: lecturersStore(), storage });
+  const lecturers = lecturersService({
+    ...deps,
+    store: lecturersStore(),
+    storage,
+    courses: { idsListingLecturer: courseRows.idsListingLecturer },
+  });
   const appearance = appearanceService({ ...deps, store: appearanceStore(), storage });
   const pages = pagesService({ ...deps, store: pagesStore() });
   const forms = formsService({ ...deps, store: formsStore(), mail: deps.mail, school, references: refs });
@@ -201,7 +224,7 @@ export function buildAreas(
     comments: commentsCleanup,
   });
   const comments = commentsService({ ...deps, store: commentRows, posts, curriculum });
-  const certificates = certificatesService({ ...deps, store: certificatesStore() });
+  const certificates = certificatesService({ ...deps, store: certificatesStore(), courses: courseFacts });
   const account = accountService({
     ...deps,
     store: accountStore(),
@@ -214,6 +237,7 @@ export function buildAreas(
     ...deps,
     store: studentsStore(),
     courses,
+    courseFacts,
     curriculum,
     certificates,
     mail: deps.mail,
@@ -256,8 +280,16 @@ export function buildAreas(
     ledger: courseLedger(),
     events: attendancePage,
   });
-  const coupons = couponsService({ ...deps, store: couponsStore(), references: refs });
-  const digitalProducts = digitalProductsService({ ...deps, store: digitalProductsStore(), storage, memberships });
+  const coupons = couponsService({ ...deps, store: couponsStore(), references: refs, orders: sales });
+  const digitalProducts = digitalProductsService({
+    ...deps,
+    store: digitalProductsStore(),
+    storage,
+    memberships,
+    assets: assetFacts(),
+    plans: planProducts(),
+    sales,
+  });
   const events = eventsService({
     ...deps,
     store: eventsStore(),

@@ -5,6 +5,7 @@ import { isStaff, type Principal } from '../../http/principal.ts';
 import { randomToken } from '../../security/tokens.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
+import type { CourseFactsPort } from './ports.ts';
 import type { Certificate, CertificateListQuery, CertificateRevoke, CertificateVerification } from './schema.ts';
 import type { CertificatesStore } from './store.ts';
 
@@ -14,7 +15,7 @@ import type { CertificatesStore } from './store.ts';
  * anyone holding a certificate's code (its public URL) may verify it. A revoked certificate stays verifiable and says
  * it was revoked, so a shared link never silently vanishes.
  */
-export function certificatesService(deps: AreaDeps & { store: CertificatesStore }) {
+export function certificatesService(deps: AreaDeps & { store: CertificatesStore; courses: CourseFactsPort }) {
   const { db, clock, store, config } = deps;
   const notFound = () => errors.notFound('certificate');
   const urlOf = (code: string) => `${config.BASE_URL}/certificates/${code}`;
@@ -43,8 +44,9 @@ export function certificatesService(deps: AreaDeps & { store: CertificatesStore 
     async issue(ex: Executor, userId: string, courseId: string): Promise<Certificate> {
       const existing = await store.findFor(ex, userId, courseId);
       if (existing) return toCertificate(existing);
-      const names = await store.names(ex, userId, courseId);
-      if (!names) throw notFound();
+      const recipient = await store.recipientName(ex, userId);
+      const [course] = await deps.courses.facts(ex, [courseId]);
+      if (recipient === undefined || !course) throw notFound();
       const now = clock.now().toISOString();
       await store.insertOnce(ex, {
         id: newId('cer'),
@@ -52,8 +54,8 @@ export function certificatesService(deps: AreaDeps & { store: CertificatesStore 
         code: randomToken(18),
         user_id: userId,
         course_id: courseId,
-        recipient_name: names.recipient,
-        course_title: names.course,
+        recipient_name: recipient,
+        course_title: course.title,
         issued_at: now,
         revoked_at: null,
         revoked_reason: null,

@@ -18,12 +18,9 @@ export function certificatesStore() {
         .where('course_id', '=', courseId)
         .executeTakeFirst(),
 
-    /** The names printed on a new certificate. */
-    names: async (ex: Executor, userId: string, courseId: string) => {
-      const user = await ex.selectFrom('users').select('name').where('id', '=', userId).executeTakeFirst();
-      const course = await ex.selectFrom('courses').select('title').where('id', '=', courseId).executeTakeFirst();
-      return user && course ? { recipient: user.name, course: course.title } : undefined;
-    },
+    /** The name printed on a new certificate. */
+    recipientName: async (ex: Executor, userId: string) =>
+      (await ex.selectFrom('users').select('name').where('id', '=', userId).executeTakeFirst())?.name,
 
     /** Inserts unless the person already has one for the course (the unique pair decides, also under races). */
     insertOnce: async (ex: Executor, row: CertificatesTable) => {

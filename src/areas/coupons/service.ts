@@ -8,6 +8,7 @@ import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import type { References } from '../references.ts';
 import { insertBatch, randomCode } from './batches.ts';
+import type { OrdersPort } from './ports.ts';
 import { appliesToOf, couponRedemptions } from './redemptions.ts';
 import type { Coupon, CouponBatch, CouponBulkCreate, CouponCreate, CouponListQuery, CouponUpdate } from './schema.ts';
 import type { CouponRow, CouponsStore } from './store.ts';
@@ -71,7 +72,7 @@ const field = (name: string, code: string, message: string) =>
  * a number of times. The state (scheduled, active, expired, exhausted, disabled) is derived by the one SQL rule in the
  * store. Redeeming is for the checkout (redemptions.ts), inside its order transaction.
  */
-export function couponsService(deps: AreaDeps & { store: CouponsStore; references: References }) {
+export function couponsService(deps: AreaDeps & { store: CouponsStore; references: References; orders: OrdersPort }) {
   const { db, clock, store } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('coupon');
@@ -323,7 +324,10 @@ export function couponsService(deps: AreaDeps & { store: CouponsStore; reference
     },
 
     async delete(id: string) {
-      if (await store.deleteUnused(db, id)) return;
+      const deleted = await db
+        .transaction()
+        .execute(async (trx) => !(await deps.orders.namesCoupon(trx, id)) && (await store.deleteUnredeemed(trx, id)));
+      if (deleted) return;
       await load(db, id);
       throw errors.conflict(
         `This coupon has been redeemed, so it is kept with the orders that used it; disable it instead (POST /api/v1/coupons/${id}/disable).`,

@@ -97,20 +97,17 @@ export function couponsStore() {
         .execute();
     },
 
-    /** Deletes the coupon only if nothing ever redeemed it (no redemption, held or released, and no order names it). */
-    deleteUnused: async (ex: Executor, id: string) => {
+    /**
+     * Deletes the coupon only if nothing ever redeemed it (no redemption, held or released); the caller has asked the
+     * orders area that no order names it. A checkout taking the coupon meanwhile raises times_redeemed on this row,
+     * which this statement re-checks under the row's lock.
+     */
+    deleteUnredeemed: async (ex: Executor, id: string) => {
       const result = await ex
         .deleteFrom('coupons')
         .where('id', '=', id)
         .where('times_redeemed', '=', 0)
-        .where((eb) =>
-          eb.not(
-            eb.or([
-              eb.exists(eb.selectFrom('coupon_redemptions').select('id').where('coupon_id', '=', id)),
-              eb.exists(eb.selectFrom('orders').select('id').where('coupon_id', '=', id)),
-            ]),
-          ),
-        )
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('coupon_redemptions').select('id').where('coupon_id', '=', id))))
         .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },

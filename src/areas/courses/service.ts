@@ -6,8 +6,10 @@ import { errors } from '../../http/errors.ts';
 import { ANONYMOUS, isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
+import type { References } from '../references.ts';
 import { slugRules } from '../slugs.ts';
 import type { StorageService } from '../storage/service.ts';
+import type { EnrollmentsPort } from './ports.ts';
 import type { Course, CourseCreate, CourseListQuery, CourseUpdate } from './schema.ts';
 import type { CoursesStore } from './store.ts';
 
@@ -49,9 +51,12 @@ export function coursesService(
     /** In the transaction that published, unpublished or archived a course: what follows from it elsewhere. */
     onStatusChange: (trx: Executor) => Promise<void>;
     storage: StorageService;
+    enrollments: EnrollmentsPort;
+    /** Lecturers named in a course are checked with the lecturers area. */
+    references: References;
   },
 ) {
-  const { db, clock, store, storage } = deps;
+  const { db, clock, store, storage, enrollments } = deps;
   const toCourse = (row: CoursesTable) => courseOf(row, storage.publicUrl);
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('course');
@@ -65,7 +70,7 @@ export function coursesService(
     const visibilities: CoursesTable['visibility'][] = listing ? ['public'] : ['public', 'unlisted'];
     /** The courses the caller is enrolled in (only `courseId`, when given); read only when the rest does not decide. */
     const enrolled = async (courseId?: string): Promise<string[]> =>
-      principal.kind === 'user' ? store.enrolledCourseIds(db, principal.userId, now(), courseId) : [];
+      principal.kind === 'user' ? enrollments.enrolledCourseIds(db, principal.userId, now(), courseId) : [];
     return { all: isStaff(principal), visibilities, enrolled };
   }
 
@@ -86,7 +91,7 @@ export function coursesService(
 
   async function checkLecturers(ids: string[] | undefined) {
     if (!ids?.length) return;
-    const found = new Set(await store.existingLecturerIds(db, ids));
+    const found = await deps.references.existing(db, 'lecturer', ids);
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length) {
       throw errors.invalidRequest(
@@ -178,7 +183,7 @@ export function coursesService(
      */
     async mostEnrolled(limit: number) {
       // Leaders beyond `limit`, since some of them may not be listed (drafts, private courses).
-      const leaders = await store.enrollmentLeaders(db, now(), limit * 5, POPULAR_WINDOW);
+      const leaders = await enrollments.enrollmentLeaders(db, now(), limit * 5, POPULAR_WINDOW);
       const rows = await store.publishedAmong(
         db,
         leaders.map((l) => l.courseId),

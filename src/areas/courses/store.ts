@@ -63,49 +63,6 @@ export function coursesStore() {
       return Number(result.numDeletedRows) === 1;
     },
 
-    /** Ids of the courses a user is enrolled in (active or completed, and not past its expiry); or only `courseId`. */
-    enrolledCourseIds: async (ex: Executor, userId: string, now: string, courseId?: string) => {
-      let query = ex
-        .selectFrom('enrollments')
-        .select('course_id')
-        .where('user_id', '=', userId)
-        .where('status', 'in', ['active', 'completed'])
-        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
-      if (courseId) query = query.where('course_id', '=', courseId);
-      return (await query.execute()).map((r) => r.course_id);
-    },
-
-    /**
-     * The courses most of the school's latest `window` enrollments went to (those still active or completed and not
-     * expired), with
-     * how many, most first. The window walks the enrollment ids backwards (ids are time-ordered), so the cost is the
-     * same at any number of enrollments: counting them all took seconds at a million. No join here: with a join,
-     * PostgreSQL on fresh statistics re-ran the window once per course (20 s at 10,000 courses).
-     */
-    enrollmentLeaders: async (ex: Executor, now: string, limit: number, window: number) => {
-      const rows = await ex
-        .selectFrom((eb) =>
-          // Unfiltered, so the id index serves it whatever the planner's statistics say (a filter here made
-          // PostgreSQL scan the whole table when it misjudged how many rows pass).
-          eb
-            .selectFrom('enrollments')
-            .select(['course_id', 'status', 'expires_at'])
-            .orderBy('id', 'desc')
-            .limit(window)
-            .as('e'),
-        )
-        .where('e.status', 'in', ['active', 'completed'])
-        .where((w) => w.or([w('e.expires_at', 'is', null), w('e.expires_at', '>', now)]))
-        .select(['e.course_id', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('e.course_id')
-        .orderBy('n', 'desc')
-        .orderBy('e.course_id', 'desc')
-        .limit(limit)
-        .execute();
-      return rows.map((r) => ({ courseId: r.course_id, enrollments: Number(r.n) }));
-    },
-
-    /** Published courses of the given visibilities among `ids`. */
     /**
      * Takes the course row's write lock until the transaction ends, by a no-op update (PostgreSQL; SQLite already runs
      * one writing transaction at a time).
@@ -121,6 +78,7 @@ export function coursesStore() {
     findByIds: (ex: Executor, ids: string[]) =>
       ids.length === 0 ? Promise.resolve([]) : ex.selectFrom('courses').selectAll().where('id', 'in', ids).execute(),
 
+    /** Published courses of the given visibilities among `ids`. */
     publishedAmong: (ex: Executor, ids: string[], visibilities: CoursesTable['visibility'][]) =>
       ids.length === 0
         ? Promise.resolve([])
@@ -132,10 +90,22 @@ export function coursesStore() {
             .where('visibility', 'in', visibilities)
             .execute(),
 
-    existingLecturerIds: async (ex: Executor, ids: string[]) =>
+    /** What other areas show of a course (a title, a link) and decide by (its status), for each of `ids`. */
+    facts: (ex: Executor, ids: string[]) =>
       ids.length === 0
-        ? []
-        : (await ex.selectFrom('lecturers').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+        ? Promise.resolve([])
+        : ex.selectFrom('courses').select(['id', 'title', 'slug', 'status']).where('id', 'in', ids).execute(),
+
+    /** Ids of the courses whose lecturer_ids (a JSON array of strings) lists the lecturer. */
+    idsListingLecturer: async (ex: Executor, lecturerId: string) =>
+      (
+        await ex
+          .selectFrom('courses')
+          .select('id')
+          .where('lecturer_ids', 'like', `%"${lecturerId}"%`)
+          .orderBy('id')
+          .execute()
+      ).map((r) => r.id),
   };
 }
 

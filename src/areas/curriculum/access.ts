@@ -3,6 +3,7 @@ import { isStaff, type Principal } from '../../http/principal.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { CoursesService } from '../courses/service.ts';
 import type { StorageService } from '../storage/service.ts';
+import type { CourseRowsPort, EnrollmentPort } from './ports.ts';
 import { quizView } from './quiz.ts';
 import type { Lesson, QuizInput, Section } from './schema.ts';
 import type { CurriculumStore } from './store.ts';
@@ -39,6 +40,8 @@ export function curriculumAccess(deps: {
   clock: Clock;
   store: CurriculumStore;
   courses: Pick<CoursesService, 'visibleTo'>;
+  courseRows: CourseRowsPort;
+  enrollments: EnrollmentPort;
   storage: Pick<StorageService, 'signedUrl'>;
 }) {
   const { db, clock, store, courses, storage } = deps;
@@ -48,13 +51,13 @@ export function curriculumAccess(deps: {
     if (isStaff(principal)) return STAFF_ACCESS;
     if (!(await courses.visibleTo(principal, course, false))) return undefined;
     if (principal.kind !== 'user') return { staff: false, enrolledAt: null };
-    const enrollment = await store.accessEnrollment(db, course.id, principal.userId);
+    const enrollment = await deps.enrollments.accessEnrollment(db, course.id, principal.userId);
     const current = enrollment && (!enrollment.expires_at || enrollment.expires_at > now());
     return { staff: false, enrolledAt: current ? new Date(enrollment.enrolled_at) : null };
   }
 
   async function accessToCourseId(principal: Principal, courseId: string) {
-    const course = await store.findCourse(db, courseId);
+    const course = await deps.courseRows.findById(db, courseId);
     return course ? accessTo(principal, course) : undefined;
   }
 

@@ -7,6 +7,7 @@ import type { Clock } from '../../time/clock.ts';
 import { type CurriculumAccess, STAFF_ACCESS } from './access.ts';
 import { dripColumns, trimmedTitle } from './content-rules.ts';
 import { type CurriculumOrdering, wholeList as list } from './ordering.ts';
+import type { CourseRowsPort } from './ports.ts';
 import {
   MAX_SECTIONS_PER_COURSE,
   type Section,
@@ -22,10 +23,11 @@ export function sectionRules(deps: {
   clock: Clock;
   writes: WriteContext;
   store: CurriculumStore;
+  courseRows: CourseRowsPort;
   access: CurriculumAccess;
   ordering: CurriculumOrdering;
 }) {
-  const { db, clock, store } = deps;
+  const { db, clock, store, courseRows } = deps;
   const { accessTo, toSection, lessonView, visibleSection } = deps.access;
   const { placeAt, inCourse, reorder, courseOf } = deps.ordering;
   const now = () => clock.now().toISOString();
@@ -50,7 +52,7 @@ export function sectionRules(deps: {
 
   return {
     async listSections(principal: Principal, courseKey: string, query: SectionListQuery) {
-      const course = await store.findCourseByIdOrSlug(db, courseKey);
+      const course = await courseRows.findByIdOrSlug(db, courseKey);
       const access = course && (await accessTo(principal, course));
       if (!course || !access) throw errors.notFound('course');
       if (!access.staff && query.status === 'draft') return list<Section>([]);
@@ -63,7 +65,7 @@ export function sectionRules(deps: {
      * may ask for drafts too), in two queries rather than one per section: what the course page and player show.
      */
     async outline(principal: Principal, courseKey: string, status?: SectionsTable['status']) {
-      const course = await store.findCourseByIdOrSlug(db, courseKey);
+      const course = await courseRows.findByIdOrSlug(db, courseKey);
       const access = course && (await accessTo(principal, course));
       if (!course || !access) throw errors.notFound('course');
       const only = access.staff ? status : 'published';
@@ -84,7 +86,7 @@ export function sectionRules(deps: {
     },
 
     async createSection(courseId: string, input: SectionCreate) {
-      if (!(await store.findCourse(db, courseId))) throw errors.notFound('course');
+      if (!(await courseRows.findById(db, courseId))) throw errors.notFound('course');
       const title = trimmedTitle(input.title);
       const drip = dripColumns(input.drip ?? { type: 'none' });
       return inCourse(courseId, async (trx) => {
@@ -145,7 +147,7 @@ export function sectionRules(deps: {
     },
 
     async reorderSections(courseId: string, sectionIds: string[]) {
-      if (!(await store.findCourse(db, courseId))) throw errors.notFound('course');
+      if (!(await courseRows.findById(db, courseId))) throw errors.notFound('course');
       return inCourse(courseId, async (trx) => {
         const rows = await store.listSections(trx, courseId, {});
         const ordered = await reorder(trx, 'section_ids', 'course', rows, sectionIds, store.setSectionPosition);

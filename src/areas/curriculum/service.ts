@@ -5,6 +5,7 @@ import type { StorageService } from '../storage/service.ts';
 import { curriculumAccess } from './access.ts';
 import { lessonRules } from './lessons.ts';
 import { curriculumOrdering } from './ordering.ts';
+import type { CourseRowsPort, EnrollmentPort } from './ports.ts';
 import { gradeQuiz } from './quiz.ts';
 import { sectionRules } from './sections.ts';
 import type { CurriculumStore } from './store.ts';
@@ -19,6 +20,8 @@ export function curriculumService(
   deps: AreaDeps & {
     store: CurriculumStore;
     courses: CoursesService;
+    courseRows: CourseRowsPort;
+    enrollments: EnrollmentPort;
     storage: StorageService;
     /** The comments area: a deleted lesson's comments go with it, in its transaction. */
     comments: { removeFor(trx: Executor, targetType: 'lesson', targetId: string): Promise<void> };
@@ -31,6 +34,11 @@ export function curriculumService(
     ...lessonRules({ ...deps, access, ordering }),
     /** How a submission scores against a quiz: what the students area records as an attempt. */
     gradeQuiz,
+    /**
+     * The lessons a student's progress counts, read in the caller's transaction: the published lessons of the
+     * published sections, in course order.
+     */
+    countedLessons: (ex: Executor, courseId: string) => deps.store.countedLessons(ex, courseId),
   };
 }
 

@@ -1,27 +1,7 @@
-import type { EnrollmentsTable, Executor, LessonsTable, SectionsTable } from '../../db/tables.ts';
+import type { Executor, LessonsTable, SectionsTable } from '../../db/tables.ts';
 
 export function curriculumStore() {
   return {
-    findCourse: (ex: Executor, id: string) =>
-      ex.selectFrom('courses').selectAll().where('id', '=', id).executeTakeFirst(),
-
-    findCourseByIdOrSlug: (ex: Executor, key: string) =>
-      ex
-        .selectFrom('courses')
-        .selectAll()
-        .where((eb) => eb.or([eb('id', '=', key), eb('slug', '=', key)]))
-        .executeTakeFirst(),
-
-    /** The caller's enrollment that gives access (active or completed), if any. */
-    accessEnrollment: (ex: Executor, courseId: string, userId: string) =>
-      ex
-        .selectFrom('enrollments')
-        .select(['enrolled_at', 'expires_at'])
-        .where('course_id', '=', courseId)
-        .where('user_id', '=', userId)
-        .where('status', 'in', ['active', 'completed'] satisfies EnrollmentsTable['status'][])
-        .executeTakeFirst(),
-
     findSection: (ex: Executor, id: string) =>
       ex.selectFrom('sections').selectAll().where('id', '=', id).executeTakeFirst(),
 
@@ -87,6 +67,20 @@ export function curriculumStore() {
       if (status) query = query.where('status', '=', status);
       return query.orderBy('position').orderBy('id').execute();
     },
+
+    /** The lessons progress counts: published lessons of published sections, in course order. */
+    countedLessons: (ex: Executor, courseId: string) =>
+      ex
+        .selectFrom('lessons')
+        .innerJoin('sections', 'sections.id', 'lessons.section_id')
+        .select(['lessons.id', 'lessons.section_id', 'lessons.title'])
+        .where('lessons.course_id', '=', courseId)
+        .where('lessons.status', '=', 'published')
+        .where('sections.status', '=', 'published')
+        .orderBy('sections.position')
+        .orderBy('lessons.position')
+        .orderBy('lessons.id')
+        .execute(),
 
     listLessons: (
       ex: Executor,

@@ -10,6 +10,7 @@ import { slugRules } from '../slugs.ts';
 import type { StorageService } from '../storage/service.ts';
 import type { MembershipRule } from '../subscriptions/service.ts';
 import { productGrants } from './grants.ts';
+import type { AssetFactsPort, PlanProductsPort, SalesPort } from './ports.ts';
 import {
   type DigitalProduct,
   type DigitalProductCreate,
@@ -33,14 +34,36 @@ export function digitalProductsService(
     storage: StorageService;
     /** Who holds which plan now (a plan can include products). */
     memberships: Pick<MembershipRule, 'activePlanIds'>;
+    assets: AssetFactsPort;
+    plans: PlanProductsPort;
+    sales: SalesPort;
   },
 ) {
   const { db, clock, store, storage, memberships } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('digital product');
 
+  /** The files of `productIds`, each product's in order, with what its asset records of it. */
+  async function filesOf(ex: Executor, productIds: string[]) {
+    const files = await store.files(ex, productIds);
+    const assets = new Map(
+      (
+        await deps.assets.describe(
+          ex,
+          files.map((f) => f.asset_id),
+        )
+      ).map((a) => [a.id, a]),
+    );
+    return files.flatMap((f) => {
+      const asset = assets.get(f.asset_id);
+      return asset
+        ? [{ ...f, filename: asset.filename, content_type: asset.content_type, byte_size: asset.byte_size }]
+        : [];
+    });
+  }
+
   async function toProducts(ex: Executor, rows: ProductsTable[]): Promise<DigitalProduct[]> {
-    const files = await store.files(
+    const files = await filesOf(
       ex,
       rows.map((r) => r.id),
     );
@@ -72,7 +95,11 @@ export function digitalProductsService(
   /** The products a person holds now: an unrevoked grant, or a plan they hold (the membership rule) including it. */
   async function heldBy(userId: string, productId?: string, ex: Executor = db) {
     const plans = await memberships.activePlanIds(ex, userId, now());
-    return store.heldProductIds(ex, userId, plans, productId);
+    const [granted, planned] = await Promise.all([
+      store.grantedProductIds(ex, userId, productId),
+      deps.plans.productIdsOf(ex, plans, productId),
+    ]);
+    return [...new Set([...granted, ...planned])];
   }
 
   /**
@@ -122,7 +149,7 @@ export function digitalProductsService(
     return withRowLock(db, 'products', id, notFound, async (trx, row) => {
       if (row.status === to) return toProduct(trx, row);
       if (!from.includes(row.status)) throw errors.conflict(`A ${row.status} product cannot become ${to}.`);
-      if (to === 'published' && (await store.files(trx, [id])).length === 0) {
+      if (to === 'published' && (await filesOf(trx, [id])).length === 0) {
         throw errors.conflict(
           `A product needs at least one file before it is published; add asset_ids with PATCH /api/v1/digital-products/${id}.`,
         );
@@ -230,7 +257,12 @@ export function digitalProductsService(
     },
 
     async delete(id: string) {
-      if (await store.deleteUnsoldDraft(db, id)) return;
+      const deleted = await db
+        .transaction()
+        .execute(
+          async (trx) => !(await deps.sales.namesItem(trx, 'product', id)) && (await store.deleteDraft(trx, id)),
+        );
+      if (deleted) return;
       const row = await store.findByIdOrSlug(db, id);
       if (!row || row.id !== id) throw notFound();
       throw errors.conflict(

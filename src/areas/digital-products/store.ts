@@ -30,23 +30,16 @@ export function digitalProductsStore() {
       await ex.updateTable('products').set(changes).where('id', '=', id).execute();
     },
 
-    /** The files of `productIds`, each product's in order, with what the asset says of them. */
+    /** The files of `productIds`, each product's in order. */
     files: (ex: Executor, productIds: string[]) =>
       productIds.length === 0
         ? Promise.resolve([])
         : ex
             .selectFrom('product_files')
-            .innerJoin('assets', 'assets.id', 'product_files.asset_id')
-            .select([
-              'product_files.product_id',
-              'product_files.asset_id',
-              'assets.filename',
-              'assets.content_type',
-              'assets.byte_size',
-            ])
-            .where('product_files.product_id', 'in', productIds)
-            .orderBy('product_files.product_id')
-            .orderBy('product_files.position')
+            .select(['product_id', 'asset_id'])
+            .where('product_id', 'in', productIds)
+            .orderBy('product_id')
+            .orderBy('position')
             .execute(),
 
     replaceFiles: async (ex: Executor, productId: string, assetIds: string[]) => {
@@ -59,41 +52,25 @@ export function digitalProductsStore() {
       }
     },
 
-    /** Deletes the product only while it is a draft that no order item names; returns whether it did. */
-    deleteUnsoldDraft: async (ex: Executor, id: string) => {
+    /** Deletes the product only while it is a draft (the caller has asked the orders area that none was sold). */
+    deleteDraft: async (ex: Executor, id: string) => {
       const result = await ex
         .deleteFrom('products')
         .where('id', '=', id)
         .where('status', '=', 'draft')
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(selectFrom('order_items').select('id').where('item_type', '=', 'product').where('item_id', '=', id)),
-          ),
-        )
         .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
 
-    /**
-     * The ids of the products `userId` holds: an unrevoked grant, or a plan among `planIds` (the plans they hold now)
-     * that includes the product. Only `productId`, when given.
-     */
-    heldProductIds: async (ex: Executor, userId: string, planIds: string[], productId?: string) => {
-      let granted = ex
+    /** The ids of the products granted to `userId` and not revoked; only `productId`, when given. */
+    grantedProductIds: async (ex: Executor, userId: string, productId?: string) => {
+      let q = ex
         .selectFrom('product_grants')
         .select('product_id')
         .where('user_id', '=', userId)
         .where('revoked_at', 'is', null);
-      if (productId) granted = granted.where('product_id', '=', productId);
-      const rows = await (planIds.length
-        ? granted.union(() => {
-            let q = ex.selectFrom('plan_products').select('product_id').where('plan_id', 'in', planIds);
-            if (productId) q = q.where('product_id', '=', productId);
-            return q;
-          })
-        : granted
-      ).execute();
-      return [...new Set(rows.map((r) => r.product_id))];
+      if (productId) q = q.where('product_id', '=', productId);
+      return (await q.execute()).map((r) => r.product_id);
     },
 
     userExists: async (ex: Executor, id: string) =>

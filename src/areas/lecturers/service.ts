@@ -9,6 +9,7 @@ import { normalizeEmail } from '../../identity/schema.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import type { StorageService } from '../storage/service.ts';
+import type { CoursesPort } from './ports.ts';
 import type { Lecturer, LecturerCreate, LecturerListQuery, LecturerUpdate } from './schema.ts';
 import type { LecturersStore } from './store.ts';
 
@@ -33,7 +34,9 @@ function lecturerOf(row: LecturersTable, staff: boolean, mediaUrl: (assetId: str
  * Lecturer profiles. Anonymous callers and students see active lecturers without email or user link; archived
  * lecturers are 404 to them. Staff see everything. A lecturer listed on a course cannot be deleted, only archived.
  */
-export function lecturersService(deps: AreaDeps & { store: LecturersStore; storage: StorageService }) {
+export function lecturersService(
+  deps: AreaDeps & { store: LecturersStore; storage: StorageService; courses: CoursesPort },
+) {
   const { db, clock, store } = deps;
   const toLecturer = (row: LecturersTable, staff: boolean) => lecturerOf(row, staff, deps.storage.publicUrl);
   const checkAvatar = async (id: string | null | undefined) => {
@@ -155,7 +158,7 @@ export function lecturersService(deps: AreaDeps & { store: LecturersStore; stora
     async delete(id: string) {
       await db.transaction().execute(async (trx) => {
         if (!(await store.findById(trx, id))) throw notFound();
-        const courses = await store.courseIdsListing(trx, id);
+        const courses = await deps.courses.idsListingLecturer(trx, id);
         if (courses.length) {
           throw errors.conflict(
             `This lecturer is listed on ${courses.length === 1 ? 'course' : 'courses'} ${courses.join(', ')}; ` +

@@ -32,17 +32,6 @@ export function lecturersStore() {
       if (exceptId) query = query.where('id', '!=', exceptId);
       return (await query.executeTakeFirst())?.id;
     },
-
-    /** Ids of the courses whose lecturer_ids (a JSON array of strings) lists the lecturer. */
-    courseIdsListing: async (ex: Executor, lecturerId: string) =>
-      (
-        await ex
-          .selectFrom('courses')
-          .select('id')
-          .where('lecturer_ids', 'like', `%"${lecturerId}"%`)
-          .orderBy('id')
-          .execute()
-      ).map((r) => r.id),
   };
 }
 

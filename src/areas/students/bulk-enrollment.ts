@@ -6,6 +6,7 @@ import { Email, normalizeEmail } from '../../identity/schema.ts';
 import type { Job, JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../time/clock.ts';
 import { closedCourse, type EnrollmentRules } from './enrollments.ts';
+import type { CourseFactsPort } from './ports.ts';
 import type { BulkEnrollment, BulkEnrollmentCreate, BulkEnrollmentRow, BulkRowResult } from './schema.ts';
 import type { StudentsStore } from './store.ts';
 
@@ -34,6 +35,7 @@ export function bulkEnrollment(deps: {
   writes: WriteContext;
   jobs: JobQueue;
   store: StudentsStore;
+  courses: CourseFactsPort;
   enrollments: EnrollmentRules;
   /** Makes a new student in `trx` and invites them. */
   addStudent: (trx: Executor, email: string, name: string) => Promise<Person>;
@@ -44,7 +46,7 @@ export function bulkEnrollment(deps: {
     trx: Executor,
     row: BulkEnrollmentRow,
     index: number,
-    courses: Map<string, NonNullable<Awaited<ReturnType<StudentsStore['findCourse']>>>>,
+    courses: Map<string, Awaited<ReturnType<CourseFactsPort['facts']>>[number]>,
   ): Promise<BulkRowResult> {
     const invalid = (error: string): BulkRowResult => ({ row: index, status: 'invalid', error });
     const email = normalizeEmail(row.email);
@@ -74,7 +76,7 @@ export function bulkEnrollment(deps: {
       const batch = payload.rows.slice(start, start + BATCH_ROWS);
       const ids = [...new Set(batch.map((row) => row.course_id).filter((id) => COURSE_ID.test(id)))];
       const done = await db.transaction().execute(async (trx) => {
-        const courses = new Map((await store.findCourses(trx, ids)).map((course) => [course.id, course]));
+        const courses = new Map((await deps.courses.facts(trx, ids)).map((course) => [course.id, course]));
         const out: BulkRowResult[] = [];
         for (const [offset, row] of batch.entries()) out.push(await enrollRow(trx, row, start + offset, courses));
         return out;

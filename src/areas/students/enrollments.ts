@@ -4,19 +4,20 @@ import { errors } from '../../http/errors.ts';
 import type { Clock } from '../../time/clock.ts';
 import { paginate } from '../pagination.ts';
 import type { StudentMail } from './mail.ts';
+import type { CourseFactsPort } from './ports.ts';
 import type { Enrollment, EnrollmentListQuery, EnrollmentStatus } from './schema.ts';
 import type { StudentsStore } from './store.ts';
 
-type EnrollmentRow = EnrollmentsTable & { course_title: string; course_slug: string; effective_status: string };
+type EnrollmentRow = EnrollmentsTable & { effective_status: string };
 type Person = { id: string; email: string; name: string };
 type CourseRow = Pick<CoursesTable, 'id' | 'title' | 'slug' | 'status'>;
 
-export const toEnrollment = (row: EnrollmentRow): Enrollment => ({
+const toEnrollment = (row: EnrollmentRow, course: Pick<CourseRow, 'title' | 'slug'>): Enrollment => ({
   id: row.id,
   student_id: row.user_id,
   course_id: row.course_id,
-  course_title: row.course_title,
-  course_slug: row.course_slug,
+  course_title: course.title,
+  course_slug: course.slug,
   source: row.source,
   status: row.effective_status as EnrollmentStatus,
   enrolled_at: row.enrolled_at,
@@ -53,17 +54,35 @@ export function closedCourse(course: CourseRow): string | undefined {
  * An enrollment that gives access now (active, or completed within its expiry) is left as it is, unless the new grant
  * lasts longer: then it takes the row over (its source and expiry).
  */
-export function enrollmentRules(deps: { db: Db; clock: Clock; store: StudentsStore; mail: StudentMail }) {
+export function enrollmentRules(deps: {
+  db: Db;
+  clock: Clock;
+  store: StudentsStore;
+  mail: StudentMail;
+  courses: CourseFactsPort;
+}) {
   const { db, clock, store } = deps;
   const now = () => clock.now().toISOString();
 
-  async function read(ex: Executor, userId: string, courseId: string) {
+  /** The rows as shown, each with its course's title and slug, asked of the courses area in one read. */
+  async function shown(ex: Executor, rows: EnrollmentRow[]): Promise<Enrollment[]> {
+    const ids = [...new Set(rows.map((row) => row.course_id))];
+    const courses = new Map((await deps.courses.facts(ex, ids)).map((course) => [course.id, course]));
+    return rows.flatMap((row) => {
+      const course = courses.get(row.course_id);
+      return course ? [toEnrollment(row, course)] : [];
+    });
+  }
+
+  /** The enrollment as shown; `course`, when the caller has it at hand, spares asking the courses area. */
+  async function read(ex: Executor, userId: string, courseId: string, course?: Pick<CourseRow, 'title' | 'slug'>) {
     const row = await store
       .enrollmentsQuery(ex, userId, now())
       .where('enrollments.course_id', '=', courseId)
       .executeTakeFirst();
-    if (!row) throw errors.notFound('enrollment');
-    return toEnrollment(row);
+    const [enrollment] = !row ? [] : course ? [toEnrollment(row, course)] : await shown(ex, [row]);
+    if (!enrollment) throw errors.notFound('enrollment');
+    return enrollment;
   }
 
   return {
@@ -112,7 +131,7 @@ export function enrollmentRules(deps: { db: Db; clock: Clock; store: StudentsSto
       }
       if (outcome === 'enrolled' && input.confirm)
         await deps.mail.enrollmentConfirmed(trx, { user, course: { title: course.title, slug: course.slug } });
-      return { outcome, inserted, enrollment: await read(trx, user.id, course.id) };
+      return { outcome, inserted, enrollment: await read(trx, user.id, course.id, course) };
     },
 
     /**
@@ -142,7 +161,7 @@ export function enrollmentRules(deps: { db: Db; clock: Clock; store: StudentsSto
       if (query.status) q = q.where(store.effectiveStatusIs(now(), query.status));
       if (query.course_id) q = q.where('enrollments.course_id', '=', query.course_id);
       const page = await paginate(q, query, 'enrollments.id', 'enrollments.enrolled_at');
-      return { ...page, data: page.data.map(toEnrollment) };
+      return { ...page, data: await shown(db, page.data) };
     },
 
     /** Revokes the enrollment (kept as history); revoking a revoked one changes nothing. */

@@ -43,7 +43,7 @@ export function progressRules(deps: {
     const completed = new Map(
       (await store.completedLessons(ex, userId, courseId)).map((r) => [r.lesson_id, r.completed_at]),
     );
-    const lessons = (await store.countedLessons(ex, courseId)).map((lesson) => ({
+    const lessons = (await deps.curriculum.countedLessons(ex, courseId)).map((lesson) => ({
       id: lesson.id,
       section_id: lesson.section_id,
       title: lesson.title,

@@ -14,6 +14,7 @@ import { paginate } from '../pagination.ts';
 import { bulkEnrollment } from './bulk-enrollment.ts';
 import { closedCourse, enrollmentRules, givesAccess } from './enrollments.ts';
 import type { StudentMail } from './mail.ts';
+import type { CourseFactsPort } from './ports.ts';
 import { progressRules } from './progress.ts';
 import type {
   BulkEnrollmentCreate,
@@ -58,6 +59,8 @@ export function studentsService(
   deps: AreaDeps & {
     store: StudentsStore;
     courses: Pick<CoursesService, 'get'>;
+    /** The courses enrollments are in, read in the caller's transaction. */
+    courseFacts: CourseFactsPort;
     curriculum: CurriculumService;
     /** Issues the certificate of a course completed, in the completing transaction. */
     certificates: Pick<CertificatesService, 'issue'>;
@@ -71,7 +74,7 @@ export function studentsService(
   const { db, clock, store } = deps;
   const now = () => clock.now().toISOString();
   const notFound = () => errors.notFound('student');
-  const enrollments = enrollmentRules({ db, clock, store, mail: deps.mail });
+  const enrollments = enrollmentRules({ db, clock, store, mail: deps.mail, courses: deps.courseFacts });
   /** The signed-in caller's own user row, for the account's paths (a caller without one finds no `what`). */
   async function me(principal: Principal, what = 'lesson') {
     const row = principal.kind === 'user' ? await store.findUser(db, principal.userId) : undefined;
@@ -140,7 +143,16 @@ export function studentsService(
     });
   }
 
-  const bulk = bulkEnrollment({ db, clock, writes: deps.writes, jobs: deps.jobs, store, enrollments, addStudent });
+  const bulk = bulkEnrollment({
+    db,
+    clock,
+    writes: deps.writes,
+    jobs: deps.jobs,
+    store,
+    courses: deps.courseFacts,
+    enrollments,
+    addStudent,
+  });
 
   async function setStatus(id: string, status: UsersTable['status']) {
     const row = await db.transaction().execute(async (trx) => {
@@ -220,7 +232,7 @@ export function studentsService(
         ]);
       return db.transaction().execute(async (trx) => {
         const student = await studentForWrite(trx, id);
-        const course = await store.findCourse(trx, input.course_id);
+        const [course] = await deps.courseFacts.facts(trx, [input.course_id]);
         if (!course)
           throw errors.invalidRequest(`course_id: no such course ${input.course_id}.`, [
             { field: 'course_id', code: 'not_found', message: `Unknown course ${input.course_id}` },
@@ -272,7 +284,10 @@ export function studentsService(
       courseId: string,
       input: { source: 'order' | 'subscription'; expiresAt: string | null },
     ) {
-      const [user, course] = await Promise.all([store.findUser(trx, userId), store.findCourse(trx, courseId)]);
+      const [user, [course]] = await Promise.all([
+        store.findUser(trx, userId),
+        deps.courseFacts.facts(trx, [courseId]),
+      ]);
       if (!user || !course) throw errors.notFound('course');
       return enrollments.enroll(trx, user, course, { ...input, confirm: false });
     },

@@ -61,21 +61,11 @@ export function studentsStore() {
       await ex.deleteFrom('sessions').where('user_id', '=', userId).execute();
     },
 
-    findCourse: (ex: Executor, id: string) =>
-      ex.selectFrom('courses').select(['id', 'title', 'slug', 'status']).where('id', '=', id).executeTakeFirst(),
-
-    findCourses: async (ex: Executor, ids: string[]) =>
-      ids.length === 0
-        ? []
-        : ex.selectFrom('courses').select(['id', 'title', 'slug', 'status']).where('id', 'in', ids).execute(),
-
-    /** A person's enrollments with their course's title and slug and their state as shown. */
+    /** A person's enrollments with their state as shown. */
     enrollmentsQuery: (ex: Executor, userId: string, now: string) =>
       ex
         .selectFrom('enrollments')
-        .innerJoin('courses', 'courses.id', 'enrollments.course_id')
         .selectAll('enrollments')
-        .select(['courses.title as course_title', 'courses.slug as course_slug'])
         .select(effectiveStatus(now).as('effective_status'))
         .where('enrollments.user_id', '=', userId),
 
@@ -115,20 +105,6 @@ export function studentsStore() {
     updateEnrollment: async (ex: Executor, id: string, changes: Partial<EnrollmentsTable>) => {
       await ex.updateTable('enrollments').set(changes).where('id', '=', id).execute();
     },
-
-    /** The lessons progress counts: published lessons of published sections, in course order. */
-    countedLessons: (ex: Executor, courseId: string) =>
-      ex
-        .selectFrom('lessons')
-        .innerJoin('sections', 'sections.id', 'lessons.section_id')
-        .select(['lessons.id', 'lessons.section_id', 'lessons.title'])
-        .where('lessons.course_id', '=', courseId)
-        .where('lessons.status', '=', 'published')
-        .where('sections.status', '=', 'published')
-        .orderBy('sections.position')
-        .orderBy('lessons.position')
-        .orderBy('lessons.id')
-        .execute(),
 
     completedLessons: (ex: Executor, userId: string, courseId: string) =>
       ex
