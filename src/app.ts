@@ -62,6 +62,7 @@ import { mediaUrls } from './storage/media-urls.ts';
 import type { Clock } from './time/clock.ts';
 import { registerAssetRoutes } from './web/shared/assets.ts';
 import { renderErrorPage } from './web/shared/error-page.ts';
+import { registerFaviconRoutes } from './web/shared/favicon.ts';
 import { pageRenderer, pageWriter, requestPageContext } from './web/shared/page-context.ts';
 import { sharedPages, WEB_CACHE } from './web/shared/shared-pages.ts';
 import { registerThemeRoute, siteLook } from './web/shared/theme.ts';
@@ -314,6 +315,7 @@ export async function buildApp(deps: AppDeps) {
   registerAssetRoutes(app);
   mediaRoutes(app, areas.storage);
   registerThemeRoute(app, { appearance: areas.appearance });
+  registerFaviconRoutes(app, { appearance: areas.appearance, schoolName });
   if (stripe) await registerStripeWebhook(app, { db, clock, config, stripe, sink: areas.orders.sink });
   const internal = internalCalls();
   const auditedRoutes = await registerApiSurface(app, {

@@ -1,5 +1,6 @@
 import type { User } from '../../identity/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
+import { FAVICON_PATH } from './favicon.ts';
 
 /** What every page shows of the school's look: its logo and menu (the colours come from /assets/theme.css). */
 export type SiteLook = {
@@ -40,6 +41,7 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml, options:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title === school ? school : `${title} · ${school}`}</title>
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/site.css">
 <link rel="stylesheet" href="/assets/theme.css${look ? `?v=${look.themeVersion}` : ''}">
 ${options.head ?? ''}
