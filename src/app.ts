@@ -65,6 +65,7 @@ import { renderErrorPage } from './web/shared/error-page.ts';
 import { registerFaviconRoutes } from './web/shared/favicon.ts';
 import { pageRenderer, pageWriter, requestPageContext } from './web/shared/page-context.ts';
 import { sharedPages, WEB_CACHE } from './web/shared/shared-pages.ts';
+import { defaultLinksCache, defaultLinksOf } from './web/shared/site-links.ts';
 import { registerThemeRoute, siteLook } from './web/shared/theme.ts';
 import { browserSessions, sessionCookie } from './web/shared/viewer.ts';
 import { registerSitemap } from './web/site/sitemap-page.ts';
@@ -276,7 +277,11 @@ export async function buildApp(deps: AppDeps) {
   });
 
   const schoolName = async () => (await school.get(db))?.name;
-  const look = siteLook(areas.appearance);
+  const defaultLinks = defaultLinksCache(() => defaultLinksOf(areas), {
+    ttlMs: config.DOCS_CACHE_SECONDS * 1000,
+    now: () => clock.now().getTime(),
+  });
+  const look = siteLook(areas.appearance, defaultLinks.get);
   const write = pageWriter({ schoolName, look });
   const render = pageRenderer({ write });
   const pageContext = requestPageContext({ schoolName, look, sessions, cookie: cookie_ });
@@ -310,6 +315,7 @@ export async function buildApp(deps: AppDeps) {
     responses.clear(WEB_CACHE);
     documents.invalidate();
     sitemap.invalidate();
+    defaultLinks.invalidate();
   });
   registerDiscoveryRoutes(app, { config, db, school, documents });
   registerAssetRoutes(app);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { apiClient, createUser, type Person } from '../../support/api.ts';
+import { apiClient, createUser, type Person, tokenFor } from '../../support/api.ts';
 import { engines } from '../../support/databases.ts';
 import { enroll, publicSiteSchool } from '../../support/public-site.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
@@ -402,6 +402,46 @@ for (const engine of engines) {
         `Sitemap: ${server.url}/sitemap.xml`,
       ])
         assert.ok(lines.includes(line), line);
+    });
+
+    test('the default menu and footer link what the school has: its pages, and its plans once it offers one', async () => {
+      const navOf = (page: string, name: string) =>
+        [
+          ...(new RegExp(`<nav aria-label="${name}"[^>]*>([^]*?)</nav>`).exec(page)?.[1] ?? '').matchAll(
+            /<a href="([^"]+)">([^<]+)<\/a>/g,
+          ),
+        ].map((m) => `${m[2]} ${m[1]}`);
+      const before = await visitor.get('/courses');
+      assert.deepEqual(navOf(before.text, 'Site'), [
+        'Courses /courses',
+        'Events /events',
+        'Lecturers /lecturers',
+        'Posts /posts',
+        'About /p/about',
+      ]);
+      const footer = navOf(before.text, 'Footer');
+      assert.ok(footer.includes('About /p/about'), footer.join(', '));
+      assert.ok(!footer.some((link) => link.includes('coming-soon')), 'a draft page is not linked');
+      assert.ok(!footer.some((link) => link.includes('/plans')), 'no plans while there are none');
+
+      const plans = apiClient(
+        server.url,
+        await tokenFor(server, school.people.staff, 'membership_plans:read membership_plans:write'),
+      );
+      const plan = await plans.post<{ id: string }>('/api/v1/membership-plans', { name: 'Studio pass' });
+      assert.equal(plan.status, 201);
+      const after = await visitor.get('/courses');
+      assert.ok(navOf(after.text, 'Site').includes('Plans /plans'), 'a write through the API shows at once');
+      assert.ok(navOf(after.text, 'Footer').includes('Plans /plans'));
+      assert.ok(navOf((await student.get('/learn')).text, 'Footer').includes('Plans /plans'), 'on every page');
+      await plans.post(`/api/v1/membership-plans/${plan.body.id}/archive`);
+      assert.ok(!navOf((await visitor.get('/courses')).text, 'Site').includes('Plans /plans'));
+
+      // The owner's own footer replaces the default one; an empty list brings the default back.
+      await school.staff.patch('/api/v1/appearance', { footer: [{ label: 'Imprint', url: '/p/about' }] });
+      assert.deepEqual(navOf((await visitor.get('/courses')).text, 'Footer'), ['Imprint /p/about']);
+      await school.staff.patch('/api/v1/appearance', { footer: [] });
+      assert.ok(navOf((await visitor.get('/courses')).text, 'Footer').includes('About /p/about'));
     });
 
     test("the school's appearance: its colours in /assets/theme.css, its logo and menu on every page", async () => {
