@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { OutboxMessage } from '../../areas/outbox/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
-import { Key } from '../shared/page-schemas.ts';
+import { Key, PageQuery, Text } from '../shared/page-schemas.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminPage, refusal } from './admin-context.ts';
 
 const KINDS: Record<string, string> = {
@@ -40,6 +40,19 @@ export function linkedText(text: string): SafeHtml {
 const when = (timestamp: string | null) =>
   timestamp ? `${timestamp.slice(0, 10)} ${timestamp.slice(11, 16)} UTC` : '—';
 
+type Summary = Omit<OutboxMessage, 'text' | 'html'>;
+
+/** The outbox as a list a phone can read: each message's subject (the link), who it is for, what and when. */
+export function outboxListView(messages: Summary[], nextHref: string | null): SafeHtml {
+  if (messages.length === 0) return html`<p class="meta">No messages yet.</p>`;
+  return html`<ul class="outbox">${messages.map(
+    (m) => html`<li class="outbox-item"><a href="/admin/outbox/${encodeURIComponent(m.id)}">${m.subject}</a>
+<span class="meta">To ${m.to} · ${KINDS[m.kind] ?? m.kind.replaceAll('_', ' ')} · ${
+      m.status === 'held' ? 'Not sent' : STATUSES[m.status]
+    } · ${when(m.created_at)}</span></li>`,
+  )}</ul>${nextHref ? html`<p><a href="${nextHref}" rel="next">Older messages</a></p>` : ''}`;
+}
+
 export function outboxMessageView(message: OutboxMessage): SafeHtml {
   const status = STATUSES[message.status];
   return html`<p><a href="/admin/outbox">← The outbox</a></p>
@@ -68,6 +81,45 @@ that signs someone in is theirs alone.</p>`
 export function registerOutboxPage(fastify: FastifyInstance, deps: AdminDeps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
+  app.get(
+    '/admin/outbox',
+    {
+      schema: {
+        querystring: PageQuery({
+          status: Type.Optional(Text(20)),
+          to: Type.Optional(Text(254)),
+          starting_after: Type.Optional(Key),
+        }),
+      },
+      ...ADMIN_ROUTE,
+      preHandler: adminGate(),
+    },
+    async (request, reply) => {
+      const { status, to, starting_after } = request.query;
+      const args = {
+        limit: 50,
+        ...(status ? { status } : {}),
+        ...(to ? { to } : {}),
+        ...(starting_after ? { starting_after } : {}),
+      };
+      const answer = await deps.call(request, 'listOutboxMessages', args);
+      if (answer.status !== 200) {
+        const body = html`<div class="error" role="alert"><p>${refusal(answer).message}</p></div>`;
+        return page(request, reply, { title: 'E-mail outbox', current: 'outbox', status: answer.status, body });
+      }
+      const next = answer.body.next_cursor as string | null;
+      const nextHref = next
+        ? `/admin/outbox?${new URLSearchParams({ ...(status ? { status } : {}), ...(to ? { to } : {}), starting_after: next })}`
+        : null;
+      const intro =
+        request.viewer?.role === 'owner'
+          ? html`<p class="hint">Every message the school wrote, newest first. Open one to read it whole, with its links.</p>`
+          : html`<p class="hint">Only the owner reads the outbox: its messages carry sign-in links.</p>`;
+      const body = html`${intro}${outboxListView(answer.body.data as Summary[], nextHref)}`;
+      return page(request, reply, { title: 'E-mail outbox', current: 'outbox', body });
+    },
+  );
+
   app.get(
     '/admin/outbox/:id',
     { schema: { params: Type.Object({ id: Key }) }, ...ADMIN_ROUTE, preHandler: adminGate() },
