@@ -407,7 +407,7 @@ for (const engine of engines) {
     test('the default menu and footer link what the school has: its pages, and its plans once it offers one', async () => {
       const navOf = (page: string, name: string) =>
         [
-          ...(new RegExp(`<nav aria-label="${name}"[^>]*>([^]*?)</nav>`).exec(page)?.[1] ?? '').matchAll(
+          ...(new RegExp(`<nav aria-label="${name}"[^>]*>([\\s\\S]*?)</nav>`).exec(page)?.[1] ?? '').matchAll(
             /<a href="([^"]+)">([^<]+)<\/a>/g,
           ),
         ].map((m) => `${m[2]} ${m[1]}`);
