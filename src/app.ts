@@ -62,8 +62,10 @@ import { mediaUrls } from './storage/media-urls.ts';
 import type { Clock } from './time/clock.ts';
 import { registerAssetRoutes } from './web/shared/assets.ts';
 import { renderErrorPage } from './web/shared/error-page.ts';
+import { registerFaviconRoutes } from './web/shared/favicon.ts';
 import { pageRenderer, pageWriter, requestPageContext } from './web/shared/page-context.ts';
 import { sharedPages, WEB_CACHE } from './web/shared/shared-pages.ts';
+import { defaultLinksCache, defaultLinksOf } from './web/shared/site-links.ts';
 import { registerThemeRoute, siteLook } from './web/shared/theme.ts';
 import { browserSessions, sessionCookie } from './web/shared/viewer.ts';
 import { registerSitemap } from './web/site/sitemap-page.ts';
@@ -275,7 +277,11 @@ export async function buildApp(deps: AppDeps) {
   });
 
   const schoolName = async () => (await school.get(db))?.name;
-  const look = siteLook(areas.appearance);
+  const defaultLinks = defaultLinksCache(() => defaultLinksOf(areas), {
+    ttlMs: config.DOCS_CACHE_SECONDS * 1000,
+    now: () => clock.now().getTime(),
+  });
+  const look = siteLook(areas.appearance, defaultLinks.get);
   const write = pageWriter({ schoolName, look });
   const render = pageRenderer({ write });
   const pageContext = requestPageContext({ schoolName, look, sessions, cookie: cookie_ });
@@ -309,11 +315,13 @@ export async function buildApp(deps: AppDeps) {
     responses.clear(WEB_CACHE);
     documents.invalidate();
     sitemap.invalidate();
+    defaultLinks.invalidate();
   });
   registerDiscoveryRoutes(app, { config, db, school, documents });
   registerAssetRoutes(app);
   mediaRoutes(app, areas.storage);
   registerThemeRoute(app, { appearance: areas.appearance });
+  registerFaviconRoutes(app, { appearance: areas.appearance, schoolName });
   if (stripe) await registerStripeWebhook(app, { db, clock, config, stripe, sink: areas.orders.sink });
   const internal = internalCalls();
   const auditedRoutes = await registerApiSurface(app, {

@@ -162,7 +162,7 @@ export const ConfigSchema = Type.Object(
       default: '',
       pattern: '^(smtps?://\\S+)?$',
       description:
-        'Where e-mail is sent: `smtp://user:pass@host:587` (STARTTLS when the server offers it) or `smtps://…:465` (TLS). Unset: nothing is delivered; every message is kept in the outbox (`GET /api/v1/outbox`, the owner) and the server says so at start.',
+        'Where e-mail is sent: `smtp://user:pass@host:587` (STARTTLS when the server offers it) or `smtps://…:465` (TLS). Unset: nothing is delivered; every message is kept in the outbox, which the owner reads at `/admin/outbox` (or `GET /api/v1/outbox`), and the server says so at start.',
     }),
     MAIL_FROM: Type.String({
       default: '',

@@ -115,14 +115,15 @@ export async function startServer(
       "BASE_URL is a loopback IP address: browsers send this school's cookies to the apps' loopback redirect listeners too. Fine on your own machine; for shared use, serve the school under a host name (BASE_URL=https://school.example).",
     );
   }
+  const base = config.BASE_URL.replace(/:0$/, `:${port}`);
   if (!services.outbox.delivers) {
     app.log.warn(
-      'Mail is not being delivered: SMTP_URL is not set. Messages (password resets, invitations, confirmations) are kept in the outbox; the owner reads them with GET /api/v1/outbox (scope school:read).',
+      { outbox_url: `${base}/admin/outbox` },
+      `Mail is not being delivered: SMTP_URL is not set. Messages (password resets, invitations, confirmations) are kept in the outbox; the owner reads them, links whole, at ${base}/admin/outbox`,
     );
   }
   const setupToken = await services.setup.issueToken();
   if (setupToken) {
-    const base = config.BASE_URL.replace(/:0$/, `:${port}`);
     app.log.warn(
       { setup_url: `${base}/setup?token=${setupToken}` },
       'The school is not set up yet: open the setup link once to create it',

@@ -131,6 +131,28 @@ for (const engine of engines) {
         'two upcoming events anyone can see',
       );
       assert.match(first.stdout, /2 upcoming events and a question form on the FAQ page\./);
+
+      // A digital product on sale, with its file, so /products and its pages can be tried.
+      const products = (
+        await apiClient(server.url).get<{ data: { slug: string; status: string; files: { filename: string }[] }[] }>(
+          '/api/v1/digital-products',
+        )
+      ).body.data;
+      assert.deepEqual(
+        products.map((p) => [p.slug, p.status, p.files.map((f) => f.filename)]),
+        [['colour-mixing-chart', 'published', ['Colour-mixing chart.pdf']]],
+      );
+      const shop = await (await fetch(`${server.url}/products`)).text();
+      assert.match(shop, /<a href="\/products\/colour-mixing-chart">Watercolour Colour-Mixing Chart<\/a>/);
+      assert.match(shop, /€9\.00/);
+      assert.match(shop, /<a href="\/products">Products<\/a>/, 'the menu links the products');
+      const pricing = await (await fetch(`${server.url}/pricing.md`)).text();
+      assert.ok(
+        pricing.includes(
+          `| Watercolour Colour-Mixing Chart | €9.00 | 1 | ${server.url}/products/colour-mixing-chart |`,
+        ),
+        pricing,
+      );
       const faq = await (await fetch(`${server.url}/p/faq`)).text();
       assert.match(faq, /Ask us a question/, 'the FAQ page carries the question form');
       for (const label of ['Your name', 'Your e-mail', 'What is it about?', 'Your question', 'I agree that the school'])

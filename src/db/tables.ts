@@ -325,6 +325,8 @@ export type AppearanceTable = {
   colors: string;
   fonts: string;
   navigation: string;
+  /** JSON: the footer's links; [] keeps the default footer. */
+  footer: string;
   custom_css: string;
   updated_at: Timestamp;
 };

@@ -16,7 +16,7 @@ function report(result: DemoResult, baseUrl: string): string {
   return [
     `The demo school "${result.schoolName}" is ready: ${counts.courses} courses (${counts.published} published, ` +
       `${counts.courses - counts.published} drafts), ${counts.lecturers} lecturers, ${counts.pages} pages, ` +
-      `${counts.posts} posts and ${counts.comments} comments, a membership plan, the coupon WELCOME10, ${counts.events} upcoming events and a question form on the FAQ page.`,
+      `${counts.posts} posts and ${counts.comments} comments, a membership plan, a digital product, the coupon WELCOME10, ${counts.events} upcoming events and a question form on the FAQ page.`,
     '',
     `Start the school with \`npm start\` (same settings; add PAYMENTS_PROVIDER=test to try buying with the built-in test payment page), then sign in at ${baseUrl}/signin as:`,
     '',

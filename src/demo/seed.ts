@@ -33,6 +33,7 @@ import {
   type DemoCourse,
   type DemoLesson,
 } from './content.ts';
+import { createProduct } from './product.ts';
 import { type DemoClock, type DemoServices, demoClock, demoServices } from './services.ts';
 
 type Role = keyof typeof DEMO_PEOPLE;
@@ -61,6 +62,7 @@ export type DemoResult = {
     posts: number;
     comments: number;
     plans: number;
+    products: number;
     coupons: number;
     events: number;
   };
@@ -144,6 +146,12 @@ export async function seedDemoSchool(db: Db, options: { clock?: Clock; config?: 
     }
     await enrollStudent(seeding, studentId, courses);
     await createPlanAndCoupon(seeding, school.default_currency);
+    seeding.clock.set(seeding.now - 20 * DAY_MS);
+    await createProduct(seeding.s, signedIn(staffId, 'staff'), {
+      name: school.name,
+      currency: school.default_currency,
+      minorUnits: minorUnits(school.default_currency),
+    });
     await createEvents(seeding, lecturerIds, school.timezone);
     await createPages(seeding);
     const comments = await createPostsAndComments(
@@ -167,6 +175,7 @@ export async function seedDemoSchool(db: Db, options: { clock?: Clock; config?: 
         posts: DEMO_POSTS.length,
         comments,
         plans: 1,
+        products: 1,
         coupons: 1,
         events: 2,
       },

@@ -9,6 +9,7 @@ type Appearance = {
   colors: { primary: string; accent: string; background: string; text: string };
   fonts: { heading: string; body: string };
   navigation: { label: string; url: string }[];
+  footer: { label: string; url: string }[];
   custom_css: string;
   updated_at: string | null;
 };
@@ -105,6 +106,25 @@ for (const engine of engines) {
         assert.deepEqual((await client.get<Appearance>('/api/v1/appearance')).body, third);
       }
       assert.deepEqual((await patch({ navigation: [] })).navigation, []);
+    });
+
+    test('the footer links: replaced as a whole, checked as the menu is, empty for the default footer', async () => {
+      assert.deepEqual((await anonymous.get<Appearance>('/api/v1/appearance')).body.footer, []);
+      const footer = [
+        { label: ' Imprint ', url: '/p/imprint' },
+        { label: 'Community', url: 'https://forum.school.example/' },
+      ];
+      const changed = await patch({ footer });
+      assert.deepEqual(changed.footer, [
+        { label: 'Imprint', url: '/p/imprint' },
+        { label: 'Community', url: 'https://forum.school.example/' },
+      ]);
+      const kept = await patch({ colors: { accent: '#123456' } });
+      assert.equal(kept.footer.length, 2, 'another change keeps it');
+      await refused({ footer: [{ label: '  ', url: '/' }] }, 'footer.0.label', /give the footer link a label/);
+      await refused({ footer: [{ label: 'x', url: 'javascript:alert(1)' }] }, 'footer.0.url');
+      await refused({ footer: Array.from({ length: 21 }, () => ({ label: 'x', url: '/' })) }, 'footer');
+      assert.deepEqual((await patch({ footer: [] })).footer, []);
     });
 
     test('navigation: at most 20 items, labels of 1–40 characters, URLs on this site or https', async () => {

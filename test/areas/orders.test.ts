@@ -152,9 +152,12 @@ for (const engine of engines) {
       assert.equal(conflict.status, 409, 'a course already held is not sold again');
     });
 
-    test('a declined payment fails the order, grants nothing and says so', async () => {
+    test('a declined payment fails the order, grants nothing and says so; Try again keeps the slug and the coupon', async () => {
       const paid = await course({ amount: 1500, currency: 'EUR' });
-      const started = ok<Started>(await start(buyerApi, paid.slug), 201);
+      const coupons = apiClient(server.url, await tokenFor(server, staffPerson, 'coupons:write coupons:read'));
+      const code = `AGAIN${engine.toUpperCase()}`;
+      ok(await coupons.post('/api/v1/coupons', { code, percent_off: 20 }), 201);
+      const started = ok<Started>(await start(buyerApi, paid.id, { coupon_code: code }), 201);
       const web = await signedIn(server, buyer);
       const declined = await payOnTestPage(web, started.payment_url ?? '', 'decline');
       assert.equal(declined.status, 303);
@@ -164,7 +167,12 @@ for (const engine of engines) {
       assert.equal(await enrollmentOf(buyer, paid.id), undefined);
       const page = await web.get(`/orders/${order.id}`);
       assert.match(page.text, /The payment did not go through: nothing was charged and nothing was granted\./);
-      assert.match(page.text, /Try again/);
+      const retry = /<a class="button" href="([^"]+)">Try again<\/a>/.exec(page.text)?.[1]?.replaceAll('&amp;', '&');
+      assert.equal(retry, `/checkout/course/${paid.slug}?coupon_code=${code}`, 'by slug, with the coupon');
+      const review = await web.get(retry ?? '');
+      assert.equal(review.status, 200);
+      assert.match(review.text, new RegExp(`Coupon ${code}</td><td>−€3\\.00`), 'the coupon is applied again');
+      assert.match(review.text, /Pay €12\.00/);
     });
 
     test('a free course at checkout is paid at once, with no provider page', async () => {

@@ -4,7 +4,7 @@ import { apiClient, createUser, insufficientScopeChallenge, schoolWithPeople, to
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer } from '../support/smtp.ts';
-import { OWNER, WebClient } from '../support/web-client.ts';
+import { OWNER, signedInClient, WebClient } from '../support/web-client.ts';
 
 type Summary = {
   id: string;
@@ -37,7 +37,33 @@ for (const engine of engines) {
       assert.ok(line, 'the start-up warning');
       assert.equal(line.level, 40);
       assert.match(line.msg, /SMTP_URL is not set/);
-      assert.match(line.msg, /GET \/api\/v1\/outbox/);
+      // The owner's screen, in full, never the API (a raw JSON 403 in a browser).
+      assert.ok(line.msg.includes(`${server.url}/admin/outbox`), line.msg);
+      assert.equal(line.outbox_url, `${server.url}/admin/outbox`);
+      assert.doesNotMatch(line.msg, /api\/v1/);
+    });
+
+    test("the owner's outbox shows a message whole, its links working", async () => {
+      await askForReset(server, people.staff.email);
+      const owner = await signedInClient(server.url, OWNER);
+      const list = await owner.get(`/admin/outbox?to=${encodeURIComponent(people.staff.email)}`);
+      assert.equal(list.status, 200);
+      const id = /href="\/admin\/outbox\/(msg_[0-9a-z]+)"/.exec(list.text)?.[1];
+      assert.ok(id, 'the list links each message');
+      const page = await owner.get(`/admin/outbox/${id}`);
+      assert.equal(page.status, 200);
+      assert.match(page.text, /<h1>Reset your password at Test Academy<\/h1>/);
+      assert.match(page.text, /Kept here, not sent/);
+      assert.doesNotMatch(page.text, /…/, 'nothing is cut');
+      const link = /<a href="(http[^"]+\/password\/reset\?token=[^"]+)">\1<\/a>/.exec(page.text)?.[1];
+      assert.ok(link, 'the reset link is a whole, working link');
+      const reset = await new WebClient(server.url).get(link.replaceAll('&amp;', '&'));
+      assert.equal(reset.status, 200);
+      assert.match(reset.text, /name="password"/);
+      // Staff never read the owner's mail: the page is not found for them, as the API's answer is.
+      const staff = await signedInClient(server.url, people.staff);
+      assert.equal((await staff.get(`/admin/outbox/${id}`)).status, 404);
+      assert.equal((await owner.get('/admin/outbox/msg_00000000000000000000000000')).status, 404);
     });
 
     test('messages are held in the outbox, and no job is queued for them', async () => {

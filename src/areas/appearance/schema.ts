@@ -42,7 +42,8 @@ export const Appearance = Type.Object(
     logo_asset_id: Type.Union([Type.String(), Type.Null()], { description: 'An uploaded image (purpose image)' }),
     colors: Type.Object(colorFields),
     fonts: Type.Object(fontFields),
-    navigation: Type.Array(NavigationItem),
+    navigation: Type.Array(NavigationItem, { description: 'The menu; empty: the default menu of the site' }),
+    footer: Type.Array(NavigationItem, { description: "The footer's links; empty: the default footer" }),
     custom_css: Type.String(),
     updated_at: Type.Union([Timestamp, Type.Null()], { description: 'null while the defaults are in use' }),
   },
@@ -73,7 +74,16 @@ export const AppearanceUpdate = Type.Object(
       }),
     ),
     navigation: Type.Optional(
-      Type.Array(NavigationItem, { maxItems: NAVIGATION_MAX_ITEMS, description: 'Replaces the whole menu' }),
+      Type.Array(NavigationItem, {
+        maxItems: NAVIGATION_MAX_ITEMS,
+        description: 'Replaces the whole menu; an empty list brings back the default menu',
+      }),
+    ),
+    footer: Type.Optional(
+      Type.Array(NavigationItem, {
+        maxItems: NAVIGATION_MAX_ITEMS,
+        description: "Replaces the footer's links; an empty list brings back the default footer",
+      }),
     ),
     custom_css: Type.Optional(
       Type.String({

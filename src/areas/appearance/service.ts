@@ -12,6 +12,7 @@ const DEFAULT_APPEARANCE: Appearance = {
   colors: { primary: '#1d4ed8', accent: '#c2410c', background: '#ffffff', text: '#1f2937' },
   fonts: { heading: 'system-ui', body: 'system-ui' },
   navigation: [],
+  footer: [],
   custom_css: '',
   updated_at: null,
 };
@@ -23,6 +24,7 @@ function toAppearance(row: Omit<AppearanceTable, 'id'>, mediaUrl: (assetId: stri
     colors: JSON.parse(row.colors) as Appearance['colors'],
     fonts: JSON.parse(row.fonts) as Appearance['fonts'],
     navigation: JSON.parse(row.navigation) as Appearance['navigation'],
+    footer: JSON.parse(row.footer) as Appearance['footer'],
     custom_css: row.custom_css,
     updated_at: row.updated_at,
   };
@@ -66,18 +68,20 @@ function isNavigationUrl(url: string): boolean {
   return new URL(url).hostname !== '';
 }
 
-function checkNavigation(items: Appearance['navigation']): Appearance['navigation'] {
+/** The menu's or the footer's links (`field`), each with a label and a link the site may point to. */
+function checkLinks(field: 'navigation' | 'footer', items: Appearance['navigation']): Appearance['navigation'] {
+  const what = field === 'navigation' ? 'menu item' : 'footer link';
   return items.map((item, index) => {
     const label = item.label.trim();
     if (!label) {
-      throw errors.invalidRequest(`navigation[${index}].label must not be blank; give the menu item a label.`, [
-        { field: `navigation.${index}.label`, code: 'blank', message: 'Give the menu item a label.' },
+      throw errors.invalidRequest(`${field}[${index}].label must not be blank; give the ${what} a label.`, [
+        { field: `${field}.${index}.label`, code: 'blank', message: `Give the ${what} a label.` },
       ]);
     }
     if (!isNavigationUrl(item.url)) {
       throw errors.invalidRequest(
-        `navigation[${index}].url must be a path on this site starting with "/" (e.g. /courses) or an https:// URL.`,
-        [{ field: `navigation.${index}.url`, code: 'format', message: 'Use a path like /courses or an https:// URL.' }],
+        `${field}[${index}].url must be a path on this site starting with "/" (e.g. /courses) or an https:// URL.`,
+        [{ field: `${field}.${index}.url`, code: 'format', message: 'Use a path like /courses or an https:// URL.' }],
       );
     }
     return { label, url: item.url };
@@ -85,9 +89,9 @@ function checkNavigation(items: Appearance['navigation']): Appearance['navigatio
 }
 
 /**
- * The school's look: logo, colours, fonts, navigation menu and custom CSS. It is public (every page shows it). Until
+ * The school's look: logo, colours, fonts, navigation menu, footer links and custom CSS. It is public (every page shows it). Until
  * staff change something the defaults apply and nothing is stored; the first change stores the whole record.
- * Colours and fonts change key by key; the navigation is replaced as a whole.
+ * Colours and fonts change key by key; the navigation and the footer are each replaced as a whole.
  */
 export function appearanceService(deps: AreaDeps & { store: AppearanceStore; storage: StorageService }) {
   const { db, clock, store, storage } = deps;
@@ -103,7 +107,8 @@ export function appearanceService(deps: AreaDeps & { store: AppearanceStore; sto
     async update(input: AppearanceUpdate) {
       if (input.custom_css !== undefined) checkCustomCss(input.custom_css);
       if (input.logo_asset_id) await storage.requireReady('logo_asset_id', input.logo_asset_id, ['image']);
-      const navigation = input.navigation === undefined ? undefined : checkNavigation(input.navigation);
+      const navigation = input.navigation === undefined ? undefined : checkLinks('navigation', input.navigation);
+      const footer = input.footer === undefined ? undefined : checkLinks('footer', input.footer);
       const stored = await store.get(db);
       const base = stored ? toAppearance(stored, storage.publicUrl) : DEFAULT_APPEARANCE;
       const row = {
@@ -113,6 +118,7 @@ export function appearanceService(deps: AreaDeps & { store: AppearanceStore; sto
         colors: JSON.stringify({ ...base.colors, ...lowerCased(input.colors) }),
         fonts: JSON.stringify({ ...base.fonts, ...input.fonts }),
         navigation: JSON.stringify(navigation ?? base.navigation),
+        footer: JSON.stringify(footer ?? base.footer),
         custom_css: input.custom_css ?? base.custom_css,
         updated_at: clock.now().toISOString(),
       };

@@ -20,6 +20,7 @@ import { ordersByTime } from './018_orders_by_time.ts';
 import { auditLog } from './019_audit_log.ts';
 import { security } from './020_security.ts';
 import { moneyAndAccess } from './021_money_and_access.ts';
+import { footerLinks } from './022_footer_links.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '019_audit_log': auditLog,
   '020_security': security,
   '021_money_and_access': moneyAndAccess,
+  '022_footer_links': footerLinks,
 };
 
 export const migrationProvider: MigrationProvider = {

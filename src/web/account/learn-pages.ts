@@ -7,7 +7,7 @@ import { isStaff, type Principal } from '../../http/principal.ts';
 import { escapeHtml, html } from '../../text/html.ts';
 import { coursePath } from '../shared/course-cards.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
-import { ButtonBody, Key, NumberedFormBody, SlugParams } from '../shared/page-schemas.ts';
+import { ButtonBody, Key, NumberedFormBody, PageQuery, SlugParams } from '../shared/page-schemas.ts';
 import { formPage, signInGate } from '../shared/sign-in-gate.ts';
 import { schoolFacts } from '../shared/site-deps.ts';
 import { viewerPrincipal } from '../shared/viewer.ts';
@@ -15,6 +15,7 @@ import {
   learnPath,
   type MyCourse,
   myCoursesView,
+  nextLessonAfter,
   type PlayerOutline,
   playerPath,
   playerView,
@@ -72,7 +73,7 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
   async function showLesson(
     request: FastifyRequest & { params: LessonParams },
     reply: FastifyReply,
-    extra: { problem?: string; latest?: QuizState['latest'] } = {},
+    extra: { problem?: string; latest?: QuizState['latest']; completed?: string } = {},
     status = 200,
   ) {
     const principal = viewerPrincipal(request.viewer);
@@ -99,6 +100,7 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
       quiz: attempts ? { attempts: attempts.data, latest: extra.latest } : undefined,
       certificateUrl,
       problem: extra.problem,
+      justCompleted: progress?.lessons.find((l) => l.id === extra.completed && l.completed_at !== null)?.title,
       date,
     });
     return deps.render(request, reply, lesson.title, body, status);
@@ -155,8 +157,14 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
     return reply.redirect(playerPath(course.slug, next), 303);
   });
 
-  app.get('/learn/:slug/:lesson', { schema: lessonParams, config, preHandler: signedIn }, (request, reply) =>
-    showLesson(request, reply),
+  app.get(
+    '/learn/:slug/:lesson',
+    {
+      schema: { ...lessonParams, querystring: PageQuery({ completed: Type.Optional(Key) }) },
+      config,
+      preHandler: signedIn,
+    },
+    (request, reply) => showLesson(request, reply, { completed: request.query.completed }),
   );
 
   app.post(
@@ -171,8 +179,9 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
       try {
         const progress = await students.completeMyLesson(principal, request.params.lesson);
         const course = await courses.get(principal, request.params.slug);
-        const next = progress.next_lesson_id ?? request.params.lesson;
-        return reply.redirect(playerPath(course.slug, next), 303);
+        const next = nextLessonAfter(progress.lessons, request.params.lesson) ?? request.params.lesson;
+        const done = new URLSearchParams({ completed: request.params.lesson });
+        return reply.redirect(`${playerPath(course.slug, next)}?${done}`, 303);
       } catch (error) {
         const refused = refusal(error);
         if (!refused) throw error;

@@ -31,15 +31,35 @@ export type PlayerData = {
   problem?: string;
   /** A timestamp as the school writes dates. */
   date: (timestamp: string) => string;
+  /** The title of the lesson the student just marked complete, when this page follows that. */
+  justCompleted?: string;
 };
 
 /** The lessons in course order, for previous / next. */
 const inOrder = (outline: PlayerOutline) => outline.flatMap((part) => part.lessons);
 
+/**
+ * Where "Mark as complete" goes on: the first lesson after this one not completed yet, and only when everything after
+ * it is done, the first one before it not completed (a student who skipped ahead is never sent back while lessons
+ * ahead wait). null when every lesson is done.
+ */
+export function nextLessonAfter(lessons: Progress['lessons'], currentId: string): string | null {
+  const at = lessons.findIndex((l) => l.id === currentId);
+  const open = (l: Progress['lessons'][number]) => l.completed_at === null && l.id !== currentId;
+  return (lessons.slice(at + 1).find(open) ?? lessons.slice(0, Math.max(at, 0)).find(open))?.id ?? null;
+}
+
+/** "3 lessons left", "1 lesson left", or "" once none is. */
+export function lessonsLeft(progress: Pick<Progress, 'completed_lessons' | 'total_lessons'>): string {
+  const left = progress.total_lessons - progress.completed_lessons;
+  return left > 0 ? `${left} ${left === 1 ? 'lesson' : 'lessons'} left` : '';
+}
+
 function progressBar(progress: Progress): SafeHtml {
+  const left = lessonsLeft(progress);
   return html`<p class="progress"><label for="course-progress">Course progress</label>
 <progress id="course-progress" max="100" value="${progress.percent}">${progress.percent}%</progress>
-<span>${progress.percent}% · ${progress.completed_lessons} of ${progress.total_lessons} lessons</span></p>`;
+<span>${progress.percent}% · ${progress.completed_lessons} of ${progress.total_lessons} lessons${left ? ` · ${left}` : ''}</span></p>`;
 }
 
 function outlineView(data: PlayerData): SafeHtml {
@@ -168,6 +188,11 @@ export function playerView(data: PlayerData): SafeHtml {
       }</p></div>`
     : '';
   const problem = data.problem ? html`<div class="error" role="alert"><p>${data.problem}</p></div>` : '';
+  const left = data.progress ? lessonsLeft(data.progress) : '';
+  const done =
+    data.justCompleted && !finished
+      ? html`<div class="notice" role="status"><p>“${data.justCompleted}” is done${left ? `: ${left}` : ''}.</p></div>`
+      : '';
   const body =
     lesson.locked || lesson.body === null
       ? html`<p class="warning">${
@@ -177,7 +202,7 @@ export function playerView(data: PlayerData): SafeHtml {
         }</p>`
       : html`${material(data)}${completion(data)}`;
   return html`<p class="meta"><a href="${learnPath(data.course.slug)}">${data.course.title}</a> · ${lesson.type}</p>
-${banner}${problem}
+${banner}${done}${problem}
 <div class="player">
 <article class="player-lesson">${body}${neighbours(data)}</article>
 ${outlineView(data)}

@@ -14,6 +14,7 @@ import { registerFormExport } from './form-export.ts';
 import { adminCalls, adminRouteCalls } from './form-kit/calls.ts';
 import { registerLessonMedia } from './lesson-media.ts';
 import { registerOperationPages } from './operation-pages.ts';
+import { registerOutboxPage } from './outbox-page.ts';
 import { type DashboardCharts, registerOverviewPage } from './overview-page.ts';
 import { registerMarkdownPreview } from './preview.ts';
 import { registerResourcePages } from './resource-pages.ts';
@@ -50,6 +51,7 @@ export function registerAdmin(
   registerStudentsImport(app, admin);
   registerCouponBatches(app, admin);
   registerDeliveryPage(app, { ...admin, facts: deps.facts });
+  registerOutboxPage(app, admin);
   registerMarkdownPreview(app);
   registerCurriculumBuilder(app, admin);
   registerEventAttendance(app, admin);

@@ -107,6 +107,8 @@ button.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
 .hp { position: absolute; left: -999rem; width: 1px; height: 1px; overflow: hidden; }
 .test-banner { border-color: #b3261e; }
 footer { margin-top: 3rem; font-size: .9rem; border-top: 1px solid color-mix(in srgb, var(--text) 25%, transparent); }
+.footer-nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; margin: 1rem 0 0; padding: 0; }
+.footer-nav a { display: inline-block; padding: .25rem 0; }
 `;
 
 export function registerAssetRoutes(app: FastifyInstance) {

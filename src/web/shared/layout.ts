@@ -1,23 +1,19 @@
 import type { User } from '../../identity/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
+import { FAVICON_PATH } from './favicon.ts';
 
-/** What every page shows of the school's look: its logo and menu (the colours come from /assets/theme.css). */
+/** What every page shows of the school's look: its logo, menu and footer (the colours come from /assets/theme.css). */
 export type SiteLook = {
   logoUrl: string | null;
+  /** The menu: the owner's, or the default one (site-links.ts). */
   navigation: { label: string; url: string }[];
+  /** The footer's links: the owner's, or the default ones. */
+  footer: { label: string; url: string }[];
   /** Changes whenever the theme stylesheet does, so the link to it can be cached for good. */
   themeVersion: string;
 };
 
 export type PageContext = { schoolName: string | undefined; viewer: User | undefined; look?: SiteLook };
-
-/** The menu of a school that has not chosen one: its public site. */
-export const DEFAULT_NAVIGATION = [
-  { label: 'Courses', url: '/courses' },
-  { label: 'Events', url: '/events' },
-  { label: 'Lecturers', url: '/lecturers' },
-  { label: 'Posts', url: '/posts' },
-];
 
 export type LayoutOptions = {
   /** Extra elements of <head>: description, canonical link, Open Graph tags, JSON-LD. */
@@ -33,13 +29,15 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml, options:
   const account = ctx.viewer
     ? html`${ctx.viewer.role === 'student' ? '' : html`<a href="/admin">Admin</a> <a href="/dashboard">Dashboard</a> `}<a href="/learn">My courses</a> <a href="/orders">My orders</a> <span>Signed in as ${ctx.viewer.name}</span> <a href="/signout">Sign out</a>`
     : html`<a href="/signin${back}">Sign in</a> <a href="/signup${back}">Create account</a>`;
-  const menu = look ? (look.navigation.length ? look.navigation : DEFAULT_NAVIGATION) : [];
+  const menu = look?.navigation ?? [];
+  const footerLinks = look?.footer ?? [];
   const brand = look?.logoUrl ? html`<img src="${look.logoUrl}" alt="${school}" class="logo">` : school;
   return `<!doctype html>${html`<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title === school ? school : `${title} · ${school}`}</title>
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/site.css">
 <link rel="stylesheet" href="/assets/theme.css${look ? `?v=${look.themeVersion}` : ''}">
 ${options.head ?? ''}
@@ -55,7 +53,11 @@ ${options.head ?? ''}
 <h1>${title}</h1>
 ${body}
 </main>
-<footer><p>${school} · Powered by Lyceum</p></footer>
+<footer>${
+    footerLinks.length
+      ? html`<nav aria-label="Footer" class="footer-nav"><ul>${footerLinks.map((item) => html`<li><a href="${item.url}">${item.label}</a></li>`)}</ul></nav>`
+      : ''
+  }<p>${school} · Powered by Lyceum</p></footer>
 </body>
 </html>`}`;
 }

@@ -18,3 +18,21 @@ markdown.renderer.rules.link_open = (tokens, i, options, env, self) => {
 };
 
 export const markdownHtml = (text: string): SafeHtml => new SafeHtml(markdown.render(text));
+
+/**
+ * A Markdown text as the words a reader sees, on one line (no `**`, `#` or link targets): for a card's line, a
+ * description in link previews and search results, where markup has no place.
+ */
+export function markdownText(text: string): string {
+  const words: string[] = [];
+  for (const token of markdown.parse(text, {})) {
+    if (token.type !== 'inline') continue;
+    const line = (token.children ?? [])
+      .map((child) =>
+        child.type === 'text' || child.type === 'code_inline' ? child.content : child.type.endsWith('break') ? ' ' : '',
+      )
+      .join('');
+    words.push(line);
+  }
+  return words.join(' ').replace(/\s+/g, ' ').trim();
+}

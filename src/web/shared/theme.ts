@@ -7,20 +7,31 @@ import type { AppearanceService } from '../../areas/appearance/service.ts';
 import { etagMatches } from '../../http/etag.ts';
 import type { SiteLook } from './layout.ts';
 import { PageQuery, Text } from './page-schemas.ts';
+import type { DefaultLinks } from './site-links.ts';
 import { themeCss } from './theme-css.ts';
 
 /** A short name of the stylesheet's bytes: pages link /assets/theme.css?v=<it>, so a change is a new URL. */
 const versionOf = (css: string) => createHash('sha256').update(css).digest('base64url').slice(0, 16);
 
-/** The school's look for the layout (logo, menu, the theme's version), read from the appearance area. */
-export function siteLook(appearance: AppearanceService): () => Promise<SiteLook> {
-  return async () => lookOf(await appearance.get());
+/**
+ * The school's look for the layout (logo, menu, footer links, the theme's version), read from the appearance area;
+ * a menu or footer the owner left empty is the default one.
+ */
+export function siteLook(
+  appearance: AppearanceService,
+  defaults: () => Promise<DefaultLinks>,
+): () => Promise<SiteLook> {
+  return async () => {
+    const [current, links] = await Promise.all([appearance.get(), defaults()]);
+    return lookOf(current, links);
+  };
 }
 
-function lookOf(appearance: Appearance): SiteLook {
+function lookOf(appearance: Appearance, defaults: DefaultLinks): SiteLook {
   return {
     logoUrl: appearance.logo_url,
-    navigation: appearance.navigation,
+    navigation: appearance.navigation.length ? appearance.navigation : defaults.menu,
+    footer: appearance.footer.length ? appearance.footer : defaults.footer,
     themeVersion: versionOf(themeCss(appearance)),
   };
 }

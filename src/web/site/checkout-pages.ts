@@ -4,7 +4,7 @@ import Type, { type Static } from 'typebox';
 import type { Areas } from '../../areas/index.ts';
 import type { CheckoutItem, Order } from '../../areas/orders/schema.ts';
 import { ApiError } from '../../http/errors.ts';
-import { isStaff } from '../../http/principal.ts';
+import { isStaff, type Principal } from '../../http/principal.ts';
 import type { TestProvider } from '../../payments/test-provider.ts';
 import { html } from '../../text/html.ts';
 import type { AdminCall } from '../admin/form-kit/calls.ts';
@@ -192,13 +192,35 @@ export function registerCheckoutPages(
       links: linksOf(order),
       retryHref:
         (order.status === 'failed' || order.status === 'canceled') && item && order.kind === 'purchase'
-          ? checkoutPath(item.item_type, item.price_id ?? item.item_id)
+          ? await retryPath(principal, order, item)
           : null,
       payHref: pending ? await testPageOf(order.id) : null,
       refund: isStaff(principal) ? { csrf: reply.generateCsrf() } : null,
       problem,
     });
     return deps.render(request, reply, `Order ${order.number}`, body, status);
+  }
+
+  /**
+   * The checkout to buy the item again, as the buyer first reached it: by the item's slug (a plan by its price) and
+   * with the coupon they had applied, which the review step then prices again and may refuse.
+   */
+  async function retryPath(principal: Principal, order: Order, item: Order['items'][number]) {
+    const key = item.price_id ?? (await slugOf(principal, item)) ?? item.item_id;
+    const path = checkoutPath(item.item_type, key);
+    return order.coupon_code ? `${path}?${new URLSearchParams({ coupon_code: order.coupon_code })}` : path;
+  }
+
+  /** The item's slug as the buyer may see it now; none when it is gone from their view (the id then still works). */
+  async function slugOf(principal: Principal, item: Order['items'][number]) {
+    if (item.item_type === 'plan') return undefined;
+    try {
+      const quote = await orders.quote(principal, { type: item.item_type, key: item.item_id });
+      return quote.item.slug;
+    } catch (error) {
+      if (error instanceof ApiError) return undefined;
+      throw error;
+    }
   }
 
   async function testPageOf(orderId: string) {

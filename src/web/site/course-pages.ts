@@ -5,6 +5,7 @@ import { errors } from '../../http/errors.ts';
 import { isStaff } from '../../http/principal.ts';
 import { learnPath } from '../account/player-view.ts';
 import { coursePath } from '../shared/course-cards.ts';
+import { markdownText } from '../shared/markdown.ts';
 import { metaTags } from '../shared/meta.ts';
 import { Key, ListQuery, SlugParams, Text } from '../shared/page-schemas.ts';
 import { browse, one, type SiteDeps, schoolFacts, visibleLecturers, withQuery } from '../shared/site-deps.ts';
@@ -138,7 +139,7 @@ export function registerCoursePages(fastify: FastifyInstance, deps: SiteDeps) {
     const data = { course, lecturers: people, outline, locale: school.locale, action };
     const head = metaTags({
       title: course.title,
-      description: summary(course.subtitle || course.description || course.title),
+      description: summary(course.subtitle || markdownText(course.description) || course.title),
       url: `${deps.baseUrl}${path}`,
       siteName: school.name,
       image: course.cover_url,

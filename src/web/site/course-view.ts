@@ -5,7 +5,7 @@ import { formatDuration } from '../../discovery/catalog-text.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { coursePath, priceText } from '../shared/course-cards.ts';
 import { csrfField } from '../shared/layout.ts';
-import { paragraphs } from '../shared/text.ts';
+import { markdownHtml, markdownText } from '../shared/markdown.ts';
 
 export type OutlineSection = { id: string; title: string; lessons: Lesson[] };
 
@@ -86,7 +86,7 @@ export function courseView(data: CourseData): SafeHtml {
       : ''
   }</aside></div>
 <section aria-labelledby="about-heading"><h2 id="about-heading">About this course</h2>
-${course.description.trim() ? paragraphs(course.description) : html`<p>No description yet.</p>`}</section>
+${course.description.trim() ? markdownHtml(course.description) : html`<p>No description yet.</p>`}</section>
 ${
   data.lecturers.length
     ? html`<section aria-labelledby="lecturers-heading"><h2 id="lecturers-heading">${data.lecturers.length === 1 ? 'Lecturer' : 'Lecturers'}</h2>
@@ -122,7 +122,7 @@ export function courseJsonLd(
     '@id': url,
     url,
     name: course.title,
-    description: course.description.trim() || course.subtitle || course.title,
+    description: markdownText(course.description) || course.subtitle || course.title,
     ...(course.subtitle ? { alternativeHeadline: course.subtitle } : {}),
     ...(course.cover_url ? { image: course.cover_url } : {}),
     provider: { '@type': 'Organization', name: site.schoolName, url: site.baseUrl },

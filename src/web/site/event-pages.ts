@@ -6,6 +6,7 @@ import { ApiError } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { coursePath } from '../shared/course-cards.ts';
+import { markdownText } from '../shared/markdown.ts';
 import { metaTags } from '../shared/meta.ts';
 import { ownAsset, serveAssets } from '../shared/own-assets.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
@@ -130,7 +131,7 @@ export function registerEventPages(fastify: FastifyInstance, deps: SiteDeps & { 
     };
     const head = metaTags({
       title: event.title,
-      description: summary(event.description || event.title),
+      description: summary(markdownText(event.description) || event.title),
       url: `${deps.baseUrl}${eventPath(event.slug)}`,
       siteName: school.name,
       noindex: event.visibility !== 'public',

@@ -3,7 +3,7 @@ import { eventWhen } from '../../areas/events/when.ts';
 import type { Lecturer } from '../../areas/lecturers/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { csrfField } from '../shared/layout.ts';
-import { markdownHtml } from '../shared/markdown.ts';
+import { markdownHtml, markdownText } from '../shared/markdown.ts';
 import { lecturerPath } from './course-view.ts';
 
 export const eventPath = (slug: string) => `/events/${encodeURIComponent(slug)}`;
@@ -96,6 +96,16 @@ function joinBox(data: EventData): SafeHtml {
 const calendarLinks = (event: Event) =>
   html`<p><a href="${eventCalendarPath(event.slug)}" download>Add to calendar (.ics)</a> · <a href="${CALENDAR_FEED_PAGE}">Subscribe to all your events</a></p>`;
 
+/**
+ * The event's .ics for anyone who may come: a visitor can hold the date before deciding or signing in (the file
+ * carries the join link only for people registered). A registered person gets it with the feed, in the box above.
+ */
+function calendarOffer(data: EventData): SafeHtml {
+  const upcoming = data.event.status === 'scheduled' || data.event.status === 'live';
+  if (!upcoming || data.action.kind === 'registered') return html``;
+  return html`<p><a href="${eventCalendarPath(data.event.slug)}" download>Add to calendar</a></p>`;
+}
+
 function actionBox(data: EventData): SafeHtml {
   const { event, action } = data;
   const form = (path: string, csrf: string, label: string, secondary = false) =>
@@ -156,7 +166,7 @@ ${
       )}</ul>`
     : ''
 }</section>
-<aside class="buy" aria-label="Registration">${data.problem ? html`<p class="error" role="alert">${data.problem}</p>` : ''}${actionBox(data)}${
+<aside class="buy" aria-label="Registration">${data.problem ? html`<p class="error" role="alert">${data.problem}</p>` : ''}${actionBox(data)}${calendarOffer(data)}${
     data.staff
       ? html`<p class="meta">Staff view: ${event.registered_count} registered, ${event.waitlisted_count} waitlisted.</p>${
           event.join_url && data.action.kind !== 'registered'
@@ -203,7 +213,7 @@ export function eventJsonLd(
     '@id': url,
     url,
     name: event.title,
-    description: event.description.trim() || event.title,
+    description: markdownText(event.description) || event.title,
     startDate: localIso(event.starts_at, event.timezone),
     endDate: localIso(event.ends_at, event.timezone),
     eventStatus:

@@ -2,7 +2,8 @@ import type { Course } from '../../areas/courses/schema.ts';
 import type { Lecturer } from '../../areas/lecturers/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { courseCards } from '../shared/course-cards.ts';
-import { paragraphs, summary } from '../shared/text.ts';
+import { markdownHtml, markdownText } from '../shared/markdown.ts';
+import { summary } from '../shared/text.ts';
 import { pager } from './catalog-view.ts';
 import { lecturerPath } from './course-view.ts';
 
@@ -16,7 +17,7 @@ export function lecturerListView(data: {
     (l) =>
       html`<li>${l.avatar_url ? html`<img class="avatar" src="${l.avatar_url}" alt="">` : ''}<h2><a href="${lecturerPath(l.id)}">${l.name}</a></h2>${
         l.title ? html`<p class="meta">${l.title}</p>` : ''
-      }${l.bio ? html`<p>${summary(l.bio, 160)}</p>` : ''}</li>`,
+      }${l.bio ? html`<p>${summary(markdownText(l.bio), 160)}</p>` : ''}</li>`,
   )}</ul>${pager(data.previousHref, data.nextHref)}`;
 }
 
@@ -24,7 +25,7 @@ export function lecturerView(data: { lecturer: Lecturer; courses: Course[]; loca
   const { lecturer } = data;
   return html`${lecturer.title ? html`<p class="lead">${lecturer.title}</p>` : ''}${
     lecturer.avatar_url ? html`<img class="avatar" src="${lecturer.avatar_url}" alt="">` : ''
-  }${lecturer.bio ? paragraphs(lecturer.bio) : ''}
+  }${lecturer.bio ? markdownHtml(lecturer.bio) : ''}
 <section aria-labelledby="courses-heading"><h2 id="courses-heading">Courses</h2>
 ${data.courses.length ? courseCards(data.courses, data.locale, 'h3') : html`<p>No published courses yet.</p>`}
 ${data.moreHref ? html`<p><a href="${data.moreHref}">All courses by ${lecturer.name}</a></p>` : ''}</section>`;

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../http/errors.ts';
+import { markdownText } from '../shared/markdown.ts';
 import { metaTags } from '../shared/meta.ts';
 import { IdParams, ListQuery } from '../shared/page-schemas.ts';
 import { browse, type SiteDeps, schoolFacts, withQuery } from '../shared/site-deps.ts';
@@ -53,7 +54,9 @@ export function registerPeopleAndPostPages(fastify: FastifyInstance, deps: SiteD
     ]);
     const head = metaTags({
       title: lecturer.name,
-      description: summary(lecturer.title || lecturer.bio || `${lecturer.name} teaches at ${school.name}.`),
+      description: summary(
+        lecturer.title || markdownText(lecturer.bio) || `${lecturer.name} teaches at ${school.name}.`,
+      ),
       url: `${deps.baseUrl}${lecturerPath(lecturer.id)}`,
       siteName: school.name,
       type: 'profile',

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Plan } from '../../areas/membership-plans/schema.ts';
 import type { Principal } from '../../http/principal.ts';
+import { markdownText } from '../shared/markdown.ts';
 import { metaTags } from '../shared/meta.ts';
 import { ListQuery, SlugParams } from '../shared/page-schemas.ts';
 import { browse, type SiteDeps, schoolFacts, withQuery } from '../shared/site-deps.ts';
@@ -62,7 +63,7 @@ export function registerPlanPages(fastify: FastifyInstance, deps: SiteDeps) {
     const [school, [data]] = await Promise.all([schoolFacts(deps.areas.school), withCourses(principal, [plan])]);
     const head = metaTags({
       title: plan.name,
-      description: summary(plan.description || plan.benefits.join(', ') || plan.name),
+      description: summary(markdownText(plan.description) || plan.benefits.join(', ') || plan.name),
       url: `${deps.baseUrl}${planPath(plan.slug)}`,
       siteName: school.name,
       noindex: plan.status !== 'active' || plan.visibility !== 'public',

@@ -2,7 +2,8 @@ import type { Plan, Price } from '../../areas/membership-plans/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { formatMoney } from '../../text/money.ts';
 import { coursePath } from '../shared/course-cards.ts';
-import { paragraphs, summary } from '../shared/text.ts';
+import { markdownHtml, markdownText } from '../shared/markdown.ts';
+import { summary } from '../shared/text.ts';
 import { pager } from './catalog-view.ts';
 import { checkoutPath } from './checkout-view.ts';
 
@@ -56,7 +57,7 @@ export function plansView(
   return html`<ul class="cards plans">${data.plans.map(
     ({ plan, courses }) => html`<li class="card"><div class="body">
 <h2><a href="${planPath(plan.slug)}">${plan.name}</a></h2>
-${plan.description ? html`<p>${summary(plan.description)}</p>` : ''}
+${plan.description ? html`<p>${summary(markdownText(plan.description))}</p>` : ''}
 ${benefitList(plan)}
 ${courseList(courses, 'h3', `courses-${plan.id}`)}
 ${offers(plan, data)}
@@ -79,7 +80,7 @@ export function planView(data: Offer & PlanWithCourses): SafeHtml {
   const { plan } = data;
   return html`${visibilityNotice(plan)}
 <div class="course-head"><div>
-${plan.description.trim() ? paragraphs(plan.description) : ''}
+${plan.description.trim() ? markdownHtml(plan.description) : ''}
 ${benefitList(plan)}
 </div>
 <aside class="buy" aria-label="Prices">${offers(plan, data)}</aside></div>

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { isStaff } from '../../http/principal.ts';
+import { markdownText } from '../shared/markdown.ts';
 import { metaTags } from '../shared/meta.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
 import { ListQuery, SlugParams } from '../shared/page-schemas.ts';
@@ -67,7 +68,7 @@ export function registerProductPages(fastify: FastifyInstance, deps: SiteDeps & 
           : { kind: 'checkout', href: checkoutPath('product', product.slug), free: product.price === null };
     const head = metaTags({
       title: product.title,
-      description: summary(product.description || product.title),
+      description: summary(markdownText(product.description) || product.title),
       url: `${deps.baseUrl}${productPath(product.slug)}`,
       siteName: school.name,
       noindex: product.status !== 'published',

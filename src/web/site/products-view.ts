@@ -1,7 +1,8 @@
 import type { DigitalProduct, ProductDownloads, ProductFile } from '../../areas/digital-products/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { formatMoney } from '../../text/money.ts';
-import { paragraphs, summary } from '../shared/text.ts';
+import { markdownHtml, markdownText } from '../shared/markdown.ts';
+import { summary } from '../shared/text.ts';
 import { pager } from './catalog-view.ts';
 
 export const productPath = (slug: string) => `/products/${encodeURIComponent(slug)}`;
@@ -35,7 +36,7 @@ export function productListView(data: {
   return html`<ul class="cards">${data.products.map(
     (p) =>
       html`<li class="card"><div class="body"><h2><a href="${productPath(p.slug)}">${p.title}</a></h2>${
-        p.description.trim() ? html`<p>${summary(p.description, 160)}</p>` : ''
+        p.description.trim() ? html`<p>${summary(markdownText(p.description), 160)}</p>` : ''
       }<p class="meta">${filesText(p.files)}</p><p class="price">${priceText(p, data.locale)}</p></div></li>`,
   )}</ul>
 ${pager(data.previousHref, data.nextHref)}`;
@@ -93,7 +94,7 @@ export function productView(data: ProductData): SafeHtml {
   const { product } = data;
   return html`${notice(product)}
 <div class="course-head"><section aria-labelledby="about-heading"><h2 id="about-heading">About this product</h2>
-${product.description.trim() ? paragraphs(product.description) : html`<p>No description yet.</p>`}</section>
+${product.description.trim() ? markdownHtml(product.description) : html`<p>No description yet.</p>`}</section>
 <aside class="buy" aria-label="${data.action.kind === 'download' ? 'Downloads' : 'Buying'}">${actionBox(data)}</aside></div>
 ${
   data.action.kind === 'download'
@@ -121,7 +122,7 @@ export function productJsonLd(product: DigitalProduct, site: { baseUrl: string }
     '@id': url,
     url,
     name: product.title,
-    description: product.description.trim() || product.title,
+    description: markdownText(product.description) || product.title,
     offers: {
       '@type': 'Offer',
       price: product.price ? (product.price.amount / 10 ** digits).toFixed(digits) : '0',

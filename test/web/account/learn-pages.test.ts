@@ -134,7 +134,7 @@ for (const engine of engines) {
 
       const done = await web.postForm(`/learn/${c.slug}/${c.text}/complete`, { _csrf: csrfOf(first.text) });
       assert.equal(done.status, 303);
-      assert.equal(done.location, `/learn/${c.slug}/${c.embed}`, 'on to the next lesson');
+      assert.equal(done.location, `/learn/${c.slug}/${c.embed}?completed=${c.text}`, 'on to the next lesson');
       const embed = await web.get(done.location ?? '');
       assert.match(
         embed.text,
@@ -199,6 +199,39 @@ for (const engine of engines) {
       assert.match((await fetch(certificate)).status.toString(), /200/);
       assert.match((await web.get('/learn')).text, /100% · Completed · <a href="http[^"]+">Certificate/);
       assert.match((await web.get(`/courses/${c.slug}`)).text, /Review the course/);
+    });
+
+    test('Mark as complete goes forward, never back to a skipped lesson, wraps only at the end, and says what is left', async () => {
+      const c = await course();
+      const sections = ok<{ data: { id: string; title: string }[] }>(
+        await staff.get(`/api/v1/courses/${c.id}/sections`),
+      );
+      const later = sections.data.find((s) => s.title === 'Later');
+      ok(await staff.patch(`/api/v1/sections/${later?.id}`, { drip: { type: 'none' } }));
+      const person = await createUser(server, 'student', 'Skip Ahead');
+      const web = await signedIn(server, person);
+      const page = await web.get(`/courses/${c.slug}`);
+      assert.equal((await web.postForm(`/courses/${c.slug}/enroll`, { _csrf: csrfOf(page.text) })).status, 303);
+      const complete = async (lesson: string) => {
+        const open = await web.get(`/learn/${c.slug}/${lesson}`);
+        const done = await web.postForm(`/learn/${c.slug}/${lesson}/complete`, { _csrf: csrfOf(open.text) });
+        assert.equal(done.status, 303);
+        return done.location ?? '';
+      };
+      // The last lesson first: nothing after it is left, so it wraps to the first lesson not done.
+      const wrapped = await complete(c.held);
+      assert.equal(wrapped, `/learn/${c.slug}/${c.text}?completed=${c.held}`);
+      const next = await web.get(wrapped);
+      assert.match(next.text, /<div class="notice" role="status"><p>“Glazing” is done: 4 lessons left\.<\/p><\/div>/);
+      assert.match(next.text, /1 of 5 lessons · 4 lessons left/);
+      // Skipping ahead to the video, then back to the first lesson: each goes on to what follows it, not back.
+      assert.equal(await complete(c.video), `/learn/${c.slug}/${c.quiz}?completed=${c.video}`);
+      assert.equal(await complete(c.text), `/learn/${c.slug}/${c.embed}?completed=${c.text}`);
+      const pastDone = await complete(c.embed);
+      assert.equal(pastDone, `/learn/${c.slug}/${c.quiz}?completed=${c.embed}`, 'over the video already done');
+      assert.match((await web.get(pastDone)).text, /“Colour mixer” is done: 1 lesson left\./);
+      // A completed= naming a lesson not done says nothing.
+      assert.doesNotMatch((await web.get(`/learn/${c.slug}/${c.quiz}?completed=${c.quiz}`)).text, /is done/);
     });
 
     test('staff open every player without enrolling; nothing is recorded for them', async () => {

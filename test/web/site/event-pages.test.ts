@@ -108,6 +108,8 @@ for (const engine of engines) {
       assert.equal(Date.parse(jsonLd.startDate), Math.floor(Date.parse(at(20 * HOUR_MS)) / 1000) * 1000);
       assert.doesNotMatch(page.text, /meet\.example\.test/, 'no join URL for a visitor');
       assert.match(page.text, /Sign in to register/);
+      // Anyone may hold the date before deciding or signing in.
+      assert.match(page.text, new RegExp(`<a href="/events/${open.slug}\\.ics" download>Add to calendar</a>`));
 
       const unlisted = await new WebClient(server.url).get(`/events/${hidden.slug}`);
       assert.equal(unlisted.status, 200);
@@ -117,6 +119,8 @@ for (const engine of engines) {
       const gone = await new WebClient(server.url).get(`/events/${canceled.slug}`);
       assert.match(gone.text, /This event was canceled\./);
       assert.match(gone.text, /EventCancelled/);
+      assert.doesNotMatch(gone.text, /Add to calendar/, 'not for a canceled event');
+      assert.doesNotMatch((await new WebClient(server.url).get(`/events/${past.slug}`)).text, /Add to calendar/);
       assert.equal((await new WebClient(server.url).get('/events/no-such-event')).status, 404);
       assert.equal((await new WebClient(server.url).get('/events/no-such-event.ics')).status, 404);
     });
@@ -148,6 +152,7 @@ for (const engine of engines) {
       assert.equal(done.location, `/events/${open.slug}`);
       const page = await client.get(`/events/${open.slug}`);
       assert.match(page.text, /You are registered\./);
+      assert.equal(page.text.match(/Add to calendar/g)?.length, 1, 'once, beside the feed');
       assert.equal(page.headers.get('cache-control'), 'private, no-store');
       const again = await client.submit(`/events/${hidden.slug}`, `/events/${canceled.slug}/register`, {});
       assert.equal(again.status, 409, 'a canceled event refuses, on the page');
@@ -155,7 +160,9 @@ for (const engine of engines) {
 
       const left = await client.submit(`/events/${open.slug}`, `/events/${open.slug}/unregister`, {});
       assert.equal(left.status, 303);
-      assert.match((await client.get(`/events/${open.slug}`)).text, /<button type="submit">Register<\/button>/);
+      const after = await client.get(`/events/${open.slug}`);
+      assert.match(after.text, /<button type="submit">Register<\/button>/);
+      assert.match(after.text, /Add to calendar/, 'a signed-in person not registered gets it too');
     });
 
     test('the private calendar feed: signed in to see its address, lists the person’s events, replaced on request', async () => {

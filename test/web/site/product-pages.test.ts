@@ -81,6 +81,16 @@ for (const engine of engines) {
       assert.match(page.text, /1 file</);
       assert.doesNotMatch(page.text, /Unfinished Pack|Old Pack/);
       assert.doesNotMatch(page.text, /\/media\//);
+      // A school that sells products links them from its default menu and footer.
+      assert.match(
+        page.text,
+        /<nav aria-label="Site" class="site-nav"><ul>[\s\S]*?<a href="\/products">Products<\/a>[\s\S]*?<\/nav>/,
+      );
+      assert.match(
+        page.text,
+        /<nav aria-label="Footer" class="footer-nav"><ul>[\s\S]*?<a href="\/products">Products<\/a>/,
+      );
+      assert.doesNotMatch(page.text, /href="\/plans"/, 'no plans link while the school offers none');
     });
 
     test("a product's page: description, files by name and size, price and Buy (Get it when free) to the checkout", async () => {

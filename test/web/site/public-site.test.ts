@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { apiClient, createUser, type Person } from '../../support/api.ts';
+import { apiClient, createUser, type Person, tokenFor } from '../../support/api.ts';
 import { engines } from '../../support/databases.ts';
 import { enroll, publicSiteSchool } from '../../support/public-site.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
@@ -148,7 +148,7 @@ for (const engine of engines) {
       assert.equal(course?.['@context'], 'https://schema.org');
       assert.equal(course?.['@type'], 'Course');
       assert.equal(course?.name, 'Oil Painting');
-      assert.equal(course?.description, 'Paint with oils.\n\nFrom the first <stroke>.');
+      assert.equal(course?.description, 'Paint with oils. From the first <stroke>.');
       assert.equal(course?.url, `${server.url}/courses/oil-painting`);
       assert.deepEqual(course?.provider, { '@type': 'Organization', name: 'Test Academy', url: server.url });
       assert.deepEqual(course?.offers, {
@@ -247,6 +247,33 @@ for (const engine of engines) {
       assert.equal((await visitor.get(`/courses/oil-painting/lessons/${preview.id}`)).status, 404, 'another course');
       assert.equal((await visitor.get(`/courses/private-course/lessons/${preview.id}`)).status, 404);
       assert.equal((await visitor.get('/courses/free-sketching/lessons/les_nope')).status, 404);
+    });
+
+    test('Markdown fields render through the one renderer on the public pages, safely', async () => {
+      const markdown =
+        'Start with **hatching**, then [shade](https://example.org/shade).\n\n- light\n- dark\n\n<script>alert(1)</script>';
+      const course = await school.staff.post<{ id: string; slug: string }>('/api/v1/courses', {
+        title: 'Hatching',
+        slug: 'hatching',
+        description: markdown,
+      });
+      await school.staff.post(`/api/v1/courses/${course.body.id}/publish`);
+      await school.staff.patch(`/api/v1/lecturers/${school.lecturers.ada.id}`, { bio: 'Paints **every** day.' });
+      const page = await visitor.get('/courses/hatching');
+      assert.equal(page.status, 200);
+      assert.match(page.text, /<p>Start with <strong>hatching<\/strong>, then <a href="https:\/\/example\.org\/shade"/);
+      assert.match(page.text, /<ul>\s*<li>light<\/li>\s*<li>dark<\/li>\s*<\/ul>/);
+      assert.ok(!page.text.includes('**'), 'no raw Markdown on the page');
+      assert.ok(!page.text.includes('<script>alert'), 'raw HTML is shown as text, never run');
+      assert.match(page.text, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+      // Link previews and search engines read the words, not the markup.
+      assert.match(meta(page.text, 'og:description') ?? '', /^Start with hatching, then shade\. light dark/);
+      assert.match(String(jsonLd(page.text)[0]?.description), /^Start with hatching, then shade\./);
+      const ada = await visitor.get(`/lecturers/${school.lecturers.ada.id}`);
+      assert.match(ada.text, /<p>Paints <strong>every<\/strong> day\.<\/p>/);
+      const list = await visitor.get('/lecturers');
+      assert.match(list.text, /<p>Paints every day\.<\/p>/, 'a card shows the words on one line');
+      await school.staff.patch(`/api/v1/lecturers/${school.lecturers.ada.id}`, { bio: 'Paints every day.' });
     });
 
     test('lecturers: the list and each profile with their courses; archived ones are 404', async () => {
@@ -377,6 +404,46 @@ for (const engine of engines) {
         assert.ok(lines.includes(line), line);
     });
 
+    test('the default menu and footer link what the school has: its pages, and its plans once it offers one', async () => {
+      const navOf = (page: string, name: string) =>
+        [
+          ...(new RegExp(`<nav aria-label="${name}"[^>]*>([\\s\\S]*?)</nav>`).exec(page)?.[1] ?? '').matchAll(
+            /<a href="([^"]+)">([^<]+)<\/a>/g,
+          ),
+        ].map((m) => `${m[2]} ${m[1]}`);
+      const before = await visitor.get('/courses');
+      assert.deepEqual(navOf(before.text, 'Site'), [
+        'Courses /courses',
+        'Events /events',
+        'Lecturers /lecturers',
+        'Posts /posts',
+        'About /p/about',
+      ]);
+      const footer = navOf(before.text, 'Footer');
+      assert.ok(footer.includes('About /p/about'), footer.join(', '));
+      assert.ok(!footer.some((link) => link.includes('coming-soon')), 'a draft page is not linked');
+      assert.ok(!footer.some((link) => link.includes('/plans')), 'no plans while there are none');
+
+      const plans = apiClient(
+        server.url,
+        await tokenFor(server, school.people.staff, 'membership_plans:read membership_plans:write'),
+      );
+      const plan = await plans.post<{ id: string }>('/api/v1/membership-plans', { name: 'Studio pass' });
+      assert.equal(plan.status, 201);
+      const after = await visitor.get('/courses');
+      assert.ok(navOf(after.text, 'Site').includes('Plans /plans'), 'a write through the API shows at once');
+      assert.ok(navOf(after.text, 'Footer').includes('Plans /plans'));
+      assert.ok(navOf((await student.get('/learn')).text, 'Footer').includes('Plans /plans'), 'on every page');
+      await plans.post(`/api/v1/membership-plans/${plan.body.id}/archive`);
+      assert.ok(!navOf((await visitor.get('/courses')).text, 'Site').includes('Plans /plans'));
+
+      // The owner's own footer replaces the default one; an empty list brings the default back.
+      await school.staff.patch('/api/v1/appearance', { footer: [{ label: 'Imprint', url: '/p/about' }] });
+      assert.deepEqual(navOf((await visitor.get('/courses')).text, 'Footer'), ['Imprint /p/about']);
+      await school.staff.patch('/api/v1/appearance', { footer: [] });
+      assert.ok(navOf((await visitor.get('/courses')).text, 'Footer').includes('About /p/about'));
+    });
+
     test("the school's appearance: its colours in /assets/theme.css, its logo and menu on every page", async () => {
       await school.staff.patch('/api/v1/appearance', {
         colors: { primary: '#7c2d12' },
@@ -418,6 +485,27 @@ for (const engine of engines) {
         (await visitor.get('/courses')).text,
       )?.[1];
       assert.notEqual(changed, link, 'a change of colours is a new stylesheet URL');
+    });
+
+    test("the school's icon: its initial in its primary colour, linked from every page, also at /favicon.ico", async () => {
+      await school.staff.patch('/api/v1/appearance', { colors: { primary: '#7c2d12' } });
+      for (const path of ['/', '/courses/oil-painting', '/signin', '/no-such-page']) {
+        const page = await visitor.request('GET', path, { headers: { accept: 'text/html' } });
+        assert.match(page.text, /<link rel="icon" href="\/favicon\.svg" type="image\/svg\+xml">/, path);
+      }
+      for (const path of ['/favicon.svg', '/favicon.ico']) {
+        const icon = await visitor.get(path);
+        assert.equal(icon.status, 200, path);
+        assert.equal(icon.headers.get('content-type'), 'image/svg+xml', path);
+        assert.match(icon.text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+        assert.match(icon.text, /fill="#7c2d12"/, 'the primary colour');
+        assert.match(icon.text, />T<\/text><\/svg>$/, "the school's initial");
+        assert.doesNotMatch(icon.text, /style/, 'no inline style: the CSP admits none');
+        const etag = icon.headers.get('etag') ?? '';
+        assert.equal((await visitor.request('GET', path, { headers: { 'if-none-match': etag } })).status, 304);
+      }
+      await school.staff.patch('/api/v1/appearance', { colors: { primary: '#1d4ed8' } });
+      assert.match((await visitor.get('/favicon.svg')).text, /fill="#1d4ed8"/, 'a new colour is a new icon');
     });
 
     test('signed-out pages carry an ETag and answer 304; signed-in pages are never stored', async () => {
