@@ -3,13 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { noContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
+import { AccountExport } from './export-schema.ts';
 import {
   Account,
+  AccountDeletion,
+  AccountSessionPage,
   AccountUpdate,
   ClientIdParams,
   ConnectedAppListQuery,
   ConnectedAppPage,
   PasswordChange,
+  SessionIdParams,
 } from './schema.ts';
 import type { AccountService } from './service.ts';
 
@@ -36,7 +40,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'updateAccount',
       tags,
-      summary: 'Change your name, email address or locale',
+      summary: 'Change your name, locale or email address (a new address is used once the link mailed to it is opened)',
       body: AccountUpdate,
       response: { 200: Account, ...errorResponses(400, 401, 403, 409) },
     },
@@ -89,5 +93,63 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     },
     handler: async (request, reply) =>
       noContent(reply, service.revokeConnectedApp(request.principal, request.params.client_id)),
+  });
+
+  app.get('/api/v1/account/sessions', {
+    config: read,
+    schema: {
+      operationId: 'listAccountSessions',
+      tags,
+      summary: 'List the browsers signed in to your account (the whole list, one page)',
+      response: { 200: AccountSessionPage, ...errorResponses(401, 403) },
+    },
+    handler: async (request) => service.listSessions(request.principal),
+  });
+
+  app.delete('/api/v1/account/sessions/:id', {
+    config: write,
+    schema: {
+      operationId: 'endAccountSession',
+      tags,
+      summary: 'Sign one browser out of your account',
+      params: SessionIdParams,
+      response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request, reply) => noContent(reply, service.endSession(request.principal, request.params.id)),
+  });
+
+  app.delete('/api/v1/account/sessions', {
+    config: write,
+    schema: {
+      operationId: 'endAccountSessions',
+      tags,
+      summary: 'Sign every browser out of your account (connected apps stay connected)',
+      response: { 204: Type.Null(), ...errorResponses(401, 403) },
+    },
+    handler: async (request, reply) => noContent(reply, service.endOtherSessions(request.principal)),
+  });
+
+  app.get('/api/v1/account/export', {
+    config: read,
+    schema: {
+      operationId: 'exportAccountData',
+      tags,
+      summary:
+        'Download everything the school keeps about you: profile, enrollments, progress, orders, certificates, forms',
+      response: { 200: AccountExport, ...errorResponses(401, 403) },
+    },
+    handler: async (request) => service.exportData(request.principal),
+  });
+
+  app.post('/api/v1/account/deletion', {
+    config: write,
+    schema: {
+      operationId: 'deleteAccount',
+      tags,
+      summary: 'Delete your account: your personal data is erased, your orders are kept anonymously for the books',
+      body: AccountDeletion,
+      response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 409) },
+    },
+    handler: async (request, reply) => noContent(reply, service.deleteAccount(request.principal, request.body)),
   });
 }

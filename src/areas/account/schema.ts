@@ -20,7 +20,11 @@ export const Account = Type.Object(
     email: Type.String({ description: 'Lower-case; sign-in is case-insensitive' }),
     email_verified: Type.Boolean({
       description:
-        'true once you opened the link mailed to this address; changing the address sets it to false and mails a new link',
+        'true once you opened the link mailed to this address (a new address is confirmed by the link that moves the account to it)',
+    }),
+    pending_email: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'A new address asked for and not yet confirmed: the account moves to it when the link mailed there is opened',
     }),
     locale: Type.Union([Type.String(), Type.Null()], { description: 'null means the school default' }),
     role: Role,
@@ -37,7 +41,12 @@ export const AccountUpdate = Type.Object(
     email: Type.Optional(Email),
     locale: Type.Optional(Type.Union([Locale, Type.Null()])),
     current_password: Type.Optional(
-      Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: 'Required to change the email' }),
+      Type.String({
+        minLength: 1,
+        maxLength: PASSWORD_MAX_LENGTH,
+        description:
+          'Required to change the email. The new address is used once the link mailed to it is opened; the old one is told',
+      }),
     ),
   },
   { additionalProperties: false, minProperties: 1 },
@@ -79,3 +88,35 @@ export const ClientIdParams = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const AccountSession = Type.Object(
+  {
+    id: Type.String({ pattern: '^ses_[A-Za-z0-9_-]{24}$' }),
+    started_at: Timestamp,
+    last_seen_at: Timestamp,
+    expires_at: Timestamp,
+    current: Type.Boolean({ description: 'The browser session this request came from (never true for an app token)' }),
+  },
+  { $id: 'AccountSession' },
+);
+export type AccountSession = Static<typeof AccountSession>;
+
+/** The person's signed-in browsers: a short list, returned whole, newest first. */
+export const AccountSessionPage = Page(AccountSession);
+
+export const SessionIdParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64, description: 'A session id from listAccountSessions' }) },
+  { additionalProperties: false },
+);
+
+export const AccountDeletion = Type.Object(
+  {
+    current_password: Type.String({
+      minLength: 1,
+      maxLength: PASSWORD_MAX_LENGTH,
+      description: 'The password you sign in with, to confirm that you mean it',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AccountDeletion = Static<typeof AccountDeletion>;
