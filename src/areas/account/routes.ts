@@ -29,7 +29,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'getAccount',
       tags,
-      summary: 'Get the signed-in user’s account',
+      summary: 'Get your account',
       response: { 200: Account, ...errorResponses(401, 403) },
     },
     handler: async (request) => service.get(request.principal),
@@ -40,7 +40,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'updateAccount',
       tags,
-      summary: 'Change your name, locale or email address (a new address is used once the link mailed to it is opened)',
+      summary: 'Change your name, email address or locale',
       body: AccountUpdate,
       response: { 200: Account, ...errorResponses(400, 401, 403, 409) },
     },
@@ -52,7 +52,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'changePassword',
       tags,
-      summary: 'Change your password (signs out every browser session of yours)',
+      summary: 'Change your password (signs your browsers out)',
       body: PasswordChange,
       response: { 204: Type.Null(), ...errorResponses(400, 401, 403) },
     },
@@ -64,7 +64,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'sendVerificationEmail',
       tags,
-      summary: 'Mail a new link that confirms your e-mail address (at most one a minute)',
+      summary: 'Mail a new link to confirm your e-mail address (one a minute)',
       response: { 204: Type.Null(), ...errorResponses(401, 403, 409, 429) },
     },
     handler: async (request, reply) => noContent(reply, service.sendVerificationEmail(request.principal)),
@@ -75,7 +75,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'listConnectedApps',
       tags,
-      summary: 'List the apps you connected to your account (the whole list, one page)',
+      summary: 'List the apps connected to your account',
       querystring: ConnectedAppListQuery,
       response: { 200: ConnectedAppPage, ...errorResponses(400, 401, 403) },
     },
@@ -100,7 +100,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'listAccountSessions',
       tags,
-      summary: 'List the browsers signed in to your account (the whole list, one page)',
+      summary: 'List your signed-in browsers',
       response: { 200: AccountSessionPage, ...errorResponses(401, 403) },
     },
     handler: async (request) => service.listSessions(request.principal),
@@ -111,22 +111,11 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'endAccountSession',
       tags,
-      summary: 'Sign one browser out of your account',
+      summary: 'Sign one browser out',
       params: SessionIdParams,
-      response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) },
+      response: { 204: Type.Null(), ...errorResponses(401, 403, 404) },
     },
     handler: async (request, reply) => noContent(reply, service.endSession(request.principal, request.params.id)),
-  });
-
-  app.delete('/api/v1/account/sessions', {
-    config: write,
-    schema: {
-      operationId: 'endAccountSessions',
-      tags,
-      summary: 'Sign every browser out of your account (connected apps stay connected)',
-      response: { 204: Type.Null(), ...errorResponses(401, 403) },
-    },
-    handler: async (request, reply) => noContent(reply, service.endOtherSessions(request.principal)),
   });
 
   app.get('/api/v1/account/export', {
@@ -134,8 +123,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'exportAccountData',
       tags,
-      summary:
-        'Download everything the school keeps about you: profile, enrollments, progress, orders, certificates, forms',
+      summary: 'Download everything the school keeps about you',
       response: { 200: AccountExport, ...errorResponses(401, 403) },
     },
     handler: async (request) => service.exportData(request.principal),
@@ -146,7 +134,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'deleteAccount',
       tags,
-      summary: 'Delete your account: your personal data is erased, your orders are kept anonymously for the books',
+      summary: 'Delete your account (orders are kept, anonymised)',
       body: AccountDeletion,
       response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 409) },
     },

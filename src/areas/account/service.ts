@@ -161,7 +161,6 @@ export function accountService(
         id: s.id,
         started_at: s.created_at,
         last_seen_at: s.last_seen_at,
-        expires_at: s.expires_at,
         current: s.id === current,
       }));
       return { data, has_more: false, next_cursor: null };
