@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EmailVerificationService } from '../identity/email-verification.ts';
 import { invitations } from '../identity/invitations.ts';
 import type { SessionService } from '../identity/sessions.ts';
+import { userTokensStore } from '../identity/user-tokens-store.ts';
 import { usersStore } from '../identity/users-store.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { PaymentEventSink, PaymentProvider } from '../payments/provider.ts';
@@ -75,6 +76,7 @@ import { outboxReadStore } from './outbox/store.ts';
 import { pagesRoutes } from './pages/routes.ts';
 import { pagesService } from './pages/service.ts';
 import { pagesStore } from './pages/store.ts';
+import { personalDataPorts } from './personal-data.ts';
 import { postsRoutes } from './posts/routes.ts';
 import { postsService } from './posts/service.ts';
 import { postsStore } from './posts/store.ts';
@@ -232,6 +234,10 @@ export function buildAreas(
     connectedApps: deps.connectedApps,
     mail: deps.mail,
     verification: deps.verification,
+    tokens: userTokensStore(),
+    oauth: deps.oauth,
+    onAccessChange: deps.onAccessChange,
+    ...personalDataPorts(),
   });
   const students = studentsService({
     ...deps,

@@ -25,7 +25,8 @@ export type UsersTable = {
 /** Single-use links sent by mail; only the SHA-256 of the secret is stored. */
 export type UserTokensTable = {
   token_hash: string;
-  purpose: 'reset' | 'invite' | 'verify';
+  /** `email_change`: `email` is the new address, which the account moves to when the link is opened. */
+  purpose: 'reset' | 'invite' | 'verify' | 'email_change';
   user_id: string;
   /** The address the link was sent to: it proves that address only, not one the account changed to since. */
   email: string;

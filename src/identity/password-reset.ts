@@ -5,6 +5,7 @@ import { hashPassword } from '../security/passwords.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import { sha256 } from '../security/tokens.ts';
 import type { Clock } from '../time/clock.ts';
+import { requireStrongPassword } from './password-policy.ts';
 import { normalizeEmail } from './schema.ts';
 import type { SessionService } from './sessions.ts';
 import type { UserTokensStore } from './user-tokens-store.ts';
@@ -65,6 +66,8 @@ export function passwordResetService(deps: {
     async complete(input: { token: string; password: string }): Promise<{ userId: string }> {
       const row = await live(input.token);
       if (!row) throw invalid();
+      const person = await users.findById(db, row.user_id);
+      requireStrongPassword(input.password, 'password', [row.email, person?.name ?? '']);
       const passwordHash = await hashPassword(input.password);
       const userId = await db.transaction().execute(async (trx) => {
         const now = clock.now().toISOString();

@@ -1,8 +1,14 @@
 import { preparedQuery } from '../db/prepared-query.ts';
-import type { Db } from '../db/tables.ts';
+import type { Db, Executor } from '../db/tables.ts';
 import { randomToken, sha256 } from '../security/tokens.ts';
 import type { Clock } from '../time/clock.ts';
 import type { User } from './schema.ts';
+
+/**
+ * The id a session is shown under: a hash of the stored key, so the list can name a session to end without handing
+ * out what identifies it in the database.
+ */
+export const publicSessionId = (storedId: string) => `ses_${sha256(storedId).slice(0, 24)}`;
 
 /** Browser sessions are rows keyed by the SHA-256 of the cookie's secret, so sign-out and password changes end them. */
 export function sessionService(deps: { db: Db; clock: Clock; ttlHours: number }) {
@@ -68,6 +74,34 @@ export function sessionService(deps: { db: Db; clock: Clock; ttlHours: number })
       let query = db.deleteFrom('sessions').where('user_id', '=', userId);
       if (exceptSessionId) query = query.where('id', '!=', exceptSessionId);
       await query.execute();
+    },
+
+    /** A person's live browser sessions, newest first, each under its public id. */
+    async listForUser(userId: string) {
+      const rows = await db
+        .selectFrom('sessions')
+        .select(['id', 'created_at', 'last_seen_at', 'expires_at'])
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', clock.now().toISOString())
+        .orderBy('created_at', 'desc')
+        .execute();
+      return rows.map(({ id, ...row }) => ({ id: publicSessionId(id), ...row }));
+    },
+
+    /** Ends one session of the person by its public id; false when they have no such session. */
+    async destroyForUser(userId: string, publicId: string): Promise<boolean> {
+      const ids = (await db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute()).map(
+        (row) => row.id,
+      );
+      const id = ids.find((candidate) => publicSessionId(candidate) === publicId);
+      if (!id) return false;
+      await db.deleteFrom('sessions').where('id', '=', id).execute();
+      return true;
+    },
+
+    /** Ends every session of the person inside the caller's transaction (an account deleted with everything else). */
+    async destroyAllIn(ex: Executor, userId: string): Promise<void> {
+      await ex.deleteFrom('sessions').where('user_id', '=', userId).execute();
     },
 
     async purgeExpired(): Promise<void> {

@@ -6,6 +6,8 @@ import type { AccountMail } from '../mail/account-mail.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { randomToken, sha256 } from '../security/tokens.ts';
 import type { Clock } from '../time/clock.ts';
+import { requireStrongPassword } from './password-policy.ts';
+import { requireName } from './person-name.ts';
 import { CURRENCIES, normalizeEmail, type SetupForm, TIMEZONES } from './schema.ts';
 import type { UsersStore } from './users-store.ts';
 
@@ -73,6 +75,8 @@ export function setupService(deps: {
           { field: 'timezone', code: 'enum', message: 'Use an IANA time zone such as Europe/Berlin.' },
         ]);
       }
+      const ownerName = requireName(form.owner_name, 'owner_name');
+      requireStrongPassword(form.owner_password, 'owner_password', [ownerName, form.owner_email, form.school_name]);
       const passwordHash = await hashPassword(form.owner_password);
       const now = clock.now().toISOString();
       const spentLink = () =>

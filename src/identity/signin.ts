@@ -8,6 +8,8 @@ import type { AccountMail } from '../mail/account-mail.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../security/passwords.ts';
 import type { RateLimiter } from '../security/rate-limiter.ts';
 import type { Clock } from '../time/clock.ts';
+import { requireStrongPassword } from './password-policy.ts';
+import { requireName } from './person-name.ts';
 import { normalizeEmail, type User } from './schema.ts';
 import type { UsersStore } from './users-store.ts';
 
@@ -98,12 +100,14 @@ export function signInService(deps: {
       const address = await limiter.hit(`signup:ip:${input.ip}`, deps.limits.SIGNUP_WINDOW_SECONDS);
       if (address.count > deps.limits.SIGNUP_MAX_PER_ADDRESS) throw errors.tooManySignUps(address.retryAfterSeconds);
       const email = normalizeEmail(input.email);
+      const name = requireName(input.name, 'name');
+      requireStrongPassword(input.password, 'password', [name, email]);
       const passwordHash = await hashPassword(input.password);
       const now = clock.now().toISOString();
       const user: User = {
         id: newId('usr'),
         email,
-        name: input.name.trim(),
+        name,
         role: 'student',
         status: 'active',
         locale: null,

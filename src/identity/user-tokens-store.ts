@@ -42,6 +42,34 @@ export function userTokensStore() {
         .execute();
     },
 
+    /** The address a live, unopened change-of-address link would move the person to (the newest such link). */
+    pendingEmail: async (ex: Executor, userId: string, now: string) =>
+      (
+        await ex
+          .selectFrom('user_tokens')
+          .select('email')
+          .where('user_id', '=', userId)
+          .where('purpose', '=', 'email_change')
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', now)
+          .orderBy('created_at', 'desc')
+          .limit(1)
+          .executeTakeFirst()
+      )?.email,
+
+    /** When the two newest links of a purpose were made for a person (newest first), to pace re-sending. */
+    lastTwoIssuedAt: async (ex: Executor, userId: string, purpose: Purpose) =>
+      (
+        await ex
+          .selectFrom('user_tokens')
+          .select('created_at')
+          .where('user_id', '=', userId)
+          .where('purpose', '=', purpose)
+          .orderBy('created_at', 'desc')
+          .limit(2)
+          .execute()
+      ).map((row) => row.created_at),
+
     /** When the newest link of a purpose was made for a person, to pace re-sending. */
     lastIssuedAt: async (ex: Executor, userId: string, purpose: Purpose) =>
       (

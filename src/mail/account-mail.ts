@@ -2,6 +2,7 @@ import type { Executor, UserTokensTable } from '../db/tables.ts';
 import type { UserTokensStore } from '../identity/user-tokens-store.ts';
 import { randomToken, sha256 } from '../security/tokens.ts';
 import type { Clock } from '../time/clock.ts';
+import { accountDeletedMessage, emailChangeMessage, emailChangeNoticeMessage } from './account-change-messages.ts';
 import {
   enrollmentConfirmedMessage,
   formSubmittedMessage,
@@ -22,6 +23,7 @@ export const LINK_LIFETIME_MS = {
   reset: HOUR_MS,
   invite: 7 * 24 * HOUR_MS,
   verify: 7 * 24 * HOUR_MS,
+  email_change: 24 * HOUR_MS,
 } as const satisfies Record<UserTokensTable['purpose'], number>;
 const days = (ms: number) => Math.round(ms / (24 * HOUR_MS));
 
@@ -57,6 +59,25 @@ export function accountMail(deps: {
   }
 
   return {
+    /**
+     * A change of address asked for: a link to the new address (which moves the account there when opened, valid a
+     * day) and a notice to the address in use, so a stolen session cannot move the account away unseen.
+     */
+    async emailChange(ex: Executor, user: Recipient, newEmail: string): Promise<void> {
+      const url = await link(ex, 'email_change', { ...user, email: newEmail }, '/verify-email');
+      const from = await sender(ex);
+      const content = emailChangeMessage(from, user, url, 1);
+      await outbox.queue(ex, { to: newEmail, kind: 'email_change', content });
+      const notice = emailChangeNoticeMessage(from, user, newEmail, `${baseUrl}/account`);
+      await outbox.queue(ex, { to: user.email, kind: 'email_change_notice', content: notice });
+    },
+
+    /** Tells the address of a deleted account that it is gone (the last message the school sends it). */
+    async accountDeleted(ex: Executor, user: Recipient): Promise<void> {
+      const content = accountDeletedMessage(await sender(ex), user);
+      await outbox.queue(ex, { to: user.email, kind: 'account_deleted', content });
+    },
+
     /** An invitation to an account someone else made: the link opens "Choose your password" (valid 7 days, once). */
     async invite(ex: Executor, user: Recipient): Promise<void> {
       const url = await link(ex, 'invite', user, '/password/reset');

@@ -16,6 +16,7 @@ import type { OperationTool } from '../operations/operation-tools.ts';
 import type { TestProvider } from '../payments/test-provider.ts';
 import { resourceIdentifiers } from '../security/oauth-endpoints.ts';
 import type { Clock } from '../time/clock.ts';
+import { registerAccountPage } from './account/account-page.ts';
 import { registerCertificatePages } from './account/certificate-page.ts';
 import { registerAccountAppsPage } from './account/connected-apps-page.ts';
 import { registerLearnPages } from './account/learn-pages.ts';
@@ -85,6 +86,7 @@ export async function registerPageSurface(
       clock: deps.clock,
     });
     registerAccountAppsPage(pages, { apps: deps.connectedApps, render });
+    registerAccountPage(pages, { account: areas.account, school: areas.school, browser, render });
     registerPostPages(pages, {
       posts: areas.posts,
       comments: areas.comments,

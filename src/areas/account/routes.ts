@@ -3,13 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { noContent } from '../../http/no-content.ts';
 import { errorResponses } from '../../http/schemas.ts';
+import { AccountExport } from './export-schema.ts';
 import {
   Account,
+  AccountDeletion,
+  AccountSessionPage,
   AccountUpdate,
   ClientIdParams,
   ConnectedAppListQuery,
   ConnectedAppPage,
   PasswordChange,
+  SessionIdParams,
 } from './schema.ts';
 import type { AccountService } from './service.ts';
 
@@ -25,7 +29,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'getAccount',
       tags,
-      summary: 'Get the signed-in user’s account',
+      summary: 'Get your account',
       response: { 200: Account, ...errorResponses(401, 403) },
     },
     handler: async (request) => service.get(request.principal),
@@ -48,7 +52,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'changePassword',
       tags,
-      summary: 'Change your password (signs out every browser session of yours)',
+      summary: 'Change your password (signs your browsers out)',
       body: PasswordChange,
       response: { 204: Type.Null(), ...errorResponses(400, 401, 403) },
     },
@@ -60,7 +64,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'sendVerificationEmail',
       tags,
-      summary: 'Mail a new link that confirms your e-mail address (at most one a minute)',
+      summary: 'Mail a new link to confirm your e-mail address (one a minute)',
       response: { 204: Type.Null(), ...errorResponses(401, 403, 409, 429) },
     },
     handler: async (request, reply) => noContent(reply, service.sendVerificationEmail(request.principal)),
@@ -71,7 +75,7 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     schema: {
       operationId: 'listConnectedApps',
       tags,
-      summary: 'List the apps you connected to your account (the whole list, one page)',
+      summary: 'List the apps connected to your account',
       querystring: ConnectedAppListQuery,
       response: { 200: ConnectedAppPage, ...errorResponses(400, 401, 403) },
     },
@@ -89,5 +93,51 @@ export function accountRoutes(fastify: FastifyInstance, service: AccountService)
     },
     handler: async (request, reply) =>
       noContent(reply, service.revokeConnectedApp(request.principal, request.params.client_id)),
+  });
+
+  app.get('/api/v1/account/sessions', {
+    config: read,
+    schema: {
+      operationId: 'listAccountSessions',
+      tags,
+      summary: 'List your signed-in browsers',
+      response: { 200: AccountSessionPage, ...errorResponses(401, 403) },
+    },
+    handler: async (request) => service.listSessions(request.principal),
+  });
+
+  app.delete('/api/v1/account/sessions/:id', {
+    config: write,
+    schema: {
+      operationId: 'endAccountSession',
+      tags,
+      summary: 'Sign one browser out',
+      params: SessionIdParams,
+      response: { 204: Type.Null(), ...errorResponses(401, 403, 404) },
+    },
+    handler: async (request, reply) => noContent(reply, service.endSession(request.principal, request.params.id)),
+  });
+
+  app.get('/api/v1/account/export', {
+    config: read,
+    schema: {
+      operationId: 'exportAccountData',
+      tags,
+      summary: 'Download everything the school keeps about you',
+      response: { 200: AccountExport, ...errorResponses(401, 403) },
+    },
+    handler: async (request) => service.exportData(request.principal),
+  });
+
+  app.post('/api/v1/account/deletion', {
+    config: write,
+    schema: {
+      operationId: 'deleteAccount',
+      tags,
+      summary: 'Delete your account (orders are kept, anonymised)',
+      body: AccountDeletion,
+      response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 409) },
+    },
+    handler: async (request, reply) => noContent(reply, service.deleteAccount(request.principal, request.body)),
   });
 }

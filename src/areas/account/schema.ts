@@ -4,13 +4,13 @@ import { Email, Password, PersonName } from '../../identity/schema.ts';
 import { PASSWORD_MAX_LENGTH } from '../../security/passwords.ts';
 
 const Role = Type.Union([Type.Literal('owner'), Type.Literal('staff'), Type.Literal('student')], {
-  description: 'Set by the school; read-only here',
+  description: 'Read-only here',
 });
 const Locale = Type.String({
   minLength: 2,
   maxLength: 35,
   pattern: '^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$',
-  description: 'A BCP 47 language tag such as en, de-CH or pt-BR; stored in its canonical form',
+  description: 'A BCP 47 tag such as en or de-CH',
 });
 
 export const Account = Type.Object(
@@ -19,9 +19,9 @@ export const Account = Type.Object(
     name: Type.String(),
     email: Type.String({ description: 'Lower-case; sign-in is case-insensitive' }),
     email_verified: Type.Boolean({
-      description:
-        'true once you opened the link mailed to this address; changing the address sets it to false and mails a new link',
+      description: 'true once its mailed link was opened',
     }),
+    pending_email: Type.Union([Type.String(), Type.Null()]),
     locale: Type.Union([Type.String(), Type.Null()], { description: 'null means the school default' }),
     role: Role,
     created_at: Timestamp,
@@ -37,7 +37,11 @@ export const AccountUpdate = Type.Object(
     email: Type.Optional(Email),
     locale: Type.Optional(Type.Union([Locale, Type.Null()])),
     current_password: Type.Optional(
-      Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: 'Required to change the email' }),
+      Type.String({
+        minLength: 1,
+        maxLength: PASSWORD_MAX_LENGTH,
+        description: 'Required to change the email',
+      }),
     ),
   },
   { additionalProperties: false, minProperties: 1 },
@@ -57,7 +61,7 @@ export const ConnectedApp = Type.Object(
   {
     client_id: Type.String(),
     client_name: Type.String(),
-    scopes: Type.Array(Type.String(), { description: 'Every scope the user granted the app, merged over its grants' }),
+    scopes: Type.Array(Type.String(), { description: 'Every scope granted' }),
     granted_at: Timestamp,
   },
   { $id: 'ConnectedApp' },
@@ -74,8 +78,38 @@ export const ClientIdParams = Type.Object(
     client_id: Type.String({
       minLength: 1,
       maxLength: 2000,
-      description: 'The client_id of the app (URL-encoded when it is a Client ID Metadata Document URL)',
+      description: 'The app’s client_id, URL-encoded',
     }),
   },
   { additionalProperties: false },
 );
+
+export const AccountSession = Type.Object(
+  {
+    id: Type.String(),
+    started_at: Timestamp,
+    last_seen_at: Timestamp,
+    current: Type.Boolean(),
+  },
+  { $id: 'AccountSession' },
+);
+export type AccountSession = Static<typeof AccountSession>;
+
+/** The person's signed-in browsers: a short list, returned whole, newest first. */
+export const AccountSessionPage = Page(AccountSession);
+
+export const SessionIdParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+
+export const AccountDeletion = Type.Object(
+  {
+    current_password: Type.String({
+      minLength: 1,
+      maxLength: PASSWORD_MAX_LENGTH,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AccountDeletion = Static<typeof AccountDeletion>;

@@ -1,28 +1,23 @@
-import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { errors } from '../../http/errors.ts';
 import { type Principal, userIdOf } from '../../http/principal.ts';
 import type { EmailVerificationService } from '../../identity/email-verification.ts';
+import { requireStrongPassword } from '../../identity/password-policy.ts';
+import { requireName } from '../../identity/person-name.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
-import type { SessionService } from '../../identity/sessions.ts';
+import { publicSessionId, type SessionService } from '../../identity/sessions.ts';
+import type { UserTokensStore } from '../../identity/user-tokens-store.ts';
 import type { AccountMail } from '../../mail/account-mail.ts';
 import { hashPassword, verifyPassword } from '../../security/passwords.ts';
 import type { AreaDeps } from '../deps.ts';
-import type { ConnectedApps } from '../oauth-port.ts';
-import type { Account, AccountUpdate, PasswordChange } from './schema.ts';
+import type { ConnectedApps, OAuthPort } from '../oauth-port.ts';
+import { accountDeletion } from './deletion.ts';
+import { accountExport } from './export.ts';
+import type { PersonalData, PersonalErasure } from './ports.ts';
+import { toAccount } from './profile.ts';
+import type { AccountUpdate, PasswordChange } from './schema.ts';
 import type { AccountStore } from './store.ts';
 
 type AccountRow = NonNullable<Awaited<ReturnType<AccountStore['findById']>>>;
-
-export const toAccount = (row: AccountRow): Account => ({
-  id: row.id,
-  name: row.name,
-  email: row.email,
-  email_verified: row.email_verified === 1,
-  locale: row.locale,
-  role: row.role,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
 
 /** The canonical form of a BCP 47 tag (`en-gb` -> `en-GB`), or undefined when the tag is not well-formed. */
 function canonicalLocale(tag: string): string | undefined {
@@ -43,9 +38,14 @@ export function accountService(
     connectedApps: ConnectedApps;
     mail: AccountMail;
     verification: EmailVerificationService;
+    tokens: UserTokensStore;
+    oauth: OAuthPort;
+    personalData: PersonalData;
+    erasure: PersonalErasure;
+    onAccessChange: () => void;
   },
 ) {
-  const { db, clock, store, sessions, connectedApps } = deps;
+  const { db, clock, store, sessions, connectedApps, tokens } = deps;
 
   // The guard admits no anonymous caller to these routes; this keeps the service safe when called directly.
   const ownerOf = (principal: Principal) => {
@@ -60,26 +60,41 @@ export function accountService(
     return row;
   }
 
+  const exporter = accountExport({
+    db,
+    clock,
+    store,
+    personalData: deps.personalData,
+    pendingEmail: (id) => pendingEmail(id),
+  });
+  const deletion = accountDeletion({ ...deps });
+  const pendingEmail = (userId: string) => tokens.pendingEmail(db, userId, clock.now().toISOString());
+  const checkPassword = async (userId: string, password: string | undefined, field: string, what: string) => {
+    const stored = await store.passwordHash(db, userId);
+    if (!password || !stored || !(await verifyPassword(password, stored))) {
+      const description = password
+        ? 'The current password is incorrect: enter the password you sign in with now.'
+        : `${what} needs your current password in "${field}".`;
+      throw errors.invalidRequest(description, [
+        { field, code: 'incorrect', message: 'This is not the password you sign in with.' },
+      ]);
+    }
+  };
+
   const emailTaken = () => errors.conflict('Another account already uses this email address; choose another address.');
 
   return {
     async get(principal: Principal) {
-      return toAccount(await load(ownerOf(principal)));
+      const userId = ownerOf(principal);
+      const [row, pending] = await Promise.all([load(userId), pendingEmail(userId)]);
+      return toAccount(row, pending);
     },
 
     async update(principal: Principal, input: AccountUpdate) {
       const userId = ownerOf(principal);
       const row = await load(userId);
       const changes: Partial<AccountRow> = {};
-      if (input.name !== undefined) {
-        const name = input.name.trim();
-        if (!name) {
-          throw errors.invalidRequest('name must not be blank; send your name.', [
-            { field: 'name', code: 'blank', message: 'Send a name with at least one visible character.' },
-          ]);
-        }
-        changes.name = name;
-      }
+      if (input.name !== undefined) changes.name = requireName(input.name, 'name');
       if (input.locale !== undefined) {
         const locale = input.locale === null ? null : canonicalLocale(input.locale);
         if (locale === undefined) {
@@ -89,37 +104,26 @@ export function accountService(
         }
         changes.locale = locale;
       }
+      let newEmail: string | undefined;
       if (input.email !== undefined) {
         // The email is what signs in: an app holding account:write must not take the account over without the password.
-        const stored = await store.passwordHash(db, userId);
-        if (!input.current_password || !stored || !(await verifyPassword(input.current_password, stored))) {
-          throw errors.invalidRequest('Changing the email needs your current password in "current_password".', [
-            {
-              field: 'current_password',
-              code: 'incorrect',
-              message: 'Send your current password to change the email.',
-            },
-          ]);
-        }
+        await checkPassword(userId, input.current_password, 'current_password', 'Changing the email');
         const email = normalizeEmail(input.email);
         if (email !== row.email) {
           if (await store.emailTakenByOther(db, email, userId)) throw emailTaken();
-          changes.email = email;
-          changes.email_verified = 0;
+          newEmail = email;
         }
       }
       changes.updated_at = clock.now().toISOString();
-      try {
-        await db.transaction().execute(async (trx) => {
-          await store.update(trx, userId, changes);
-          // A new address is unproven until the person opens the link sent to it.
-          if (changes.email)
-            await deps.mail.verifyEmail(trx, { id: userId, email: changes.email, name: changes.name ?? row.name });
-        });
-      } catch (error) {
-        throw isUniqueViolation(error) ? emailTaken() : error;
-      }
-      return toAccount({ ...row, ...changes });
+      await db.transaction().execute(async (trx) => {
+        await store.update(trx, userId, changes);
+        // Asking again (another address, or back to the current one) ends the links sent before.
+        if (input.email !== undefined) await tokens.spendAll(trx, userId, ['email_change'], changes.updated_at ?? '');
+        // The account moves only when the link sent to the new address is opened; the old address is told now.
+        if (newEmail)
+          await deps.mail.emailChange(trx, { id: userId, email: row.email, name: changes.name ?? row.name }, newEmail);
+      });
+      return toAccount({ ...row, ...changes }, newEmail ?? (await pendingEmail(userId)));
     },
 
     /**
@@ -129,13 +133,9 @@ export function accountService(
      */
     async changePassword(principal: Principal, input: PasswordChange) {
       const userId = ownerOf(principal);
-      const stored = await store.passwordHash(db, userId);
-      if (!stored) throw errors.notFound('account');
-      if (!(await verifyPassword(input.current_password, stored))) {
-        throw errors.invalidRequest('The current password is incorrect; send the password you sign in with now.', [
-          { field: 'current_password', code: 'incorrect', message: 'This is not your current password.' },
-        ]);
-      }
+      const row = await load(userId);
+      await checkPassword(userId, input.current_password, 'current_password', 'Changing the password');
+      requireStrongPassword(input.new_password, 'new_password', [row.name, row.email]);
       const passwordHash = await hashPassword(input.new_password);
       await store.update(db, userId, { password_hash: passwordHash, updated_at: clock.now().toISOString() });
       await sessions.destroyAllForUser(userId);
@@ -150,6 +150,42 @@ export function accountService(
       const data = await connectedApps.list(ownerOf(principal));
       return { data, has_more: false, next_cursor: null };
     },
+
+    /**
+     * The person's signed-in browsers. `currentSessionId` is the stored id of the browser session asking (pages);
+     * an app's token has none.
+     */
+    async listSessions(principal: Principal, currentSessionId?: string) {
+      const current = currentSessionId && publicSessionId(currentSessionId);
+      const data = (await sessions.listForUser(ownerOf(principal))).map((s) => ({
+        id: s.id,
+        started_at: s.created_at,
+        last_seen_at: s.last_seen_at,
+        current: s.id === current,
+      }));
+      return { data, has_more: false, next_cursor: null };
+    },
+
+    async endSession(principal: Principal, id: string) {
+      if (!(await sessions.destroyForUser(ownerOf(principal), id))) throw errors.notFound('session');
+    },
+
+    /** Signs every browser out but the one asking (an app's token has none, so every browser). */
+    async endOtherSessions(principal: Principal, currentSessionId?: string) {
+      await sessions.destroyAllForUser(ownerOf(principal), currentSessionId);
+    },
+
+    exportData: (principal: Principal) => exporter.exportData(ownerOf(principal)),
+
+    async deleteAccount(principal: Principal, input: { current_password: string }) {
+      const userId = ownerOf(principal);
+      await checkPassword(userId, input.current_password, 'current_password', 'Deleting your account');
+      await deletion.delete(userId);
+    },
+
+    /** Whether to greet the person as returning: they signed in with their password before this visit began. */
+    signedInBefore: (userId: string, sessionStartedAt: string) =>
+      store.signedInBefore(db, userId, new Date(Date.parse(sessionStartedAt) - 60_000).toISOString()),
 
     /** Ends the app's grants and with them its tokens at once (also the calling token, when it is that app's). */
     async revokeConnectedApp(principal: Principal, clientId: string) {

@@ -28,6 +28,26 @@ export function accountStore() {
         .where('id', '!=', exceptId)
         .executeTakeFirst()) !== undefined,
 
+    /** The grants of the person's connected apps, each revoked with its tokens when the account is deleted. */
+    grantsOf: (ex: Executor, userId: string) =>
+      ex
+        .selectFrom('oauth_models')
+        .select('id')
+        .where('model', '=', 'Grant')
+        .where('account_id', '=', userId)
+        .execute(),
+
+    /** Whether the person signed in with their password before `before` (a first visit after sign-up has not). */
+    signedInBefore: async (ex: Executor, userId: string, before: string) =>
+      (await ex
+        .selectFrom('sign_in_events')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('outcome', '=', 'success')
+        .where('at', '<', before)
+        .limit(1)
+        .executeTakeFirst()) !== undefined,
+
     update: async (ex: Executor, id: string, changes: Omit<Updateable<UsersTable>, 'id' | 'role'>) => {
       await ex.updateTable('users').set(changes).where('id', '=', id).execute();
     },

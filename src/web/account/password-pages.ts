@@ -6,7 +6,7 @@ import type { PasswordResetService } from '../../identity/password-reset.ts';
 import { ForgotPasswordForm, ResetPasswordForm } from '../../identity/schema.ts';
 import { PASSWORD_MIN_LENGTH } from '../../security/passwords.ts';
 import { html } from '../../text/html.ts';
-import { formProblems, typed } from '../shared/forms.ts';
+import { fieldLabel, formProblems, typed } from '../shared/forms.ts';
 import { csrfField, errorSummary, type FieldProblem, field } from '../shared/layout.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
 import { PageQuery, Text } from '../shared/page-schemas.ts';
@@ -119,6 +119,18 @@ export function registerPasswordPages(
       return reply.redirect('/', 303);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      if (error.code === 'invalid_request') {
+        // The link is good and the password is not: the form again, saying why.
+        const problems = (error.fields ?? []).map((f) => ({ field: fieldLabel(f.field), message: f.message }));
+        const purpose = await reset.check(token);
+        return render(
+          request,
+          reply,
+          titleFor(purpose),
+          resetForm(reply.generateCsrf(), token, purpose, problems),
+          400,
+        );
+      }
       return linkRefused(request, reply, error);
     }
   });

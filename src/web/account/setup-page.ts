@@ -71,10 +71,12 @@ export function registerSetupPage(
       return reply.redirect('/', 303);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'invalid_request') {
-        const problems = (error.fields ?? []).map((f) => ({
-          field: fieldLabel(f.field),
-          message: f.message,
-        }));
+        const problems = (error.fields ?? [])
+          .filter((f) => f.message !== error.message)
+          .map((f) => ({
+            field: fieldLabel(f.field),
+            message: f.message,
+          }));
         return render(
           request,
           reply,

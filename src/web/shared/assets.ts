@@ -106,6 +106,12 @@ button.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
 .page-form .help, .page-form .field-error { display: block; }
 .hp { position: absolute; left: -999rem; width: 1px; height: 1px; overflow: hidden; }
 .test-banner { border-color: #b3261e; }
+.account-part { border-top: 1px solid color-mix(in srgb, var(--text) 20%, transparent); margin-top: 1.5rem; max-width: 40rem; }
+.account-part h2 { font-size: 1.2rem; margin: 1rem 0 .5rem; }
+.account-list { list-style: none; padding: 0; }
+.account-list li { margin: .5rem 0; }
+.account-list .meta { display: block; }
+.account-list form { margin-top: .25rem; }
 footer { margin-top: 3rem; font-size: .9rem; border-top: 1px solid color-mix(in srgb, var(--text) 25%, transparent); }
 .footer-nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; margin: 1rem 0 0; padding: 0; }
 .footer-nav a { display: inline-block; padding: .25rem 0; }

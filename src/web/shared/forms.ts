@@ -11,12 +11,24 @@ const LABELS: Record<string, string> = {
   owner_name: 'Your name',
   owner_email: 'Email',
   owner_password: 'Password',
+  current_password: 'Current password',
+  new_password: 'New password',
+  body: 'Comment',
 };
 
 /** The label a form shows for a field name, as problems are reported to the person filling it in. */
 export const fieldLabel = (name: string) => LABELS[name] ?? name;
 
-function explain(keyword: string, params: Record<string, unknown>): string {
+/** What to do about a field left empty, said the way the form asks for it. */
+const FILL_IN: Record<string, string> = {
+  name: 'Enter your name.',
+  owner_name: 'Enter your name.',
+  school_name: 'Enter the name of your school.',
+  body: 'Write your comment.',
+};
+
+function explain(keyword: string, params: Record<string, unknown>, name: string): string {
+  if (keyword === 'minLength' && params.limit === 1) return FILL_IN[name] ?? 'Fill this in.';
   if (keyword === 'minLength') return `must be at least ${params.limit} characters`;
   if (keyword === 'maxLength') return `must be at most ${params.limit} characters`;
   if (keyword === 'pattern') return 'is not in the expected format';
@@ -49,7 +61,7 @@ export function formProblems(request: FastifyRequest): FieldProblem[] | undefine
     }
     const field = fieldLabel(item.keyword === 'required' ? String(params.missingProperty ?? name) : name);
     if (!problems.some((p) => p.field === field))
-      problems.push({ field, message: explain(item.keyword ?? '', params) });
+      problems.push({ field, message: explain(item.keyword ?? '', params, name) });
   }
   if (problems.length === 0) problems.push({ field: WHOLE_FORM, message: STALE_FORM });
   return problems;

@@ -27,7 +27,7 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml, options:
   const look = ctx.look;
   const back = options.path && options.path !== '/' ? `?return_to=${encodeURIComponent(options.path)}` : '';
   const account = ctx.viewer
-    ? html`${ctx.viewer.role === 'student' ? '' : html`<a href="/admin">Admin</a> <a href="/dashboard">Dashboard</a> `}<a href="/learn">My courses</a> <a href="/orders">My orders</a> <span>Signed in as ${ctx.viewer.name}</span> <a href="/signout">Sign out</a>`
+    ? html`${ctx.viewer.role === 'student' ? '' : html`<a href="/admin">Admin</a> <a href="/dashboard">Dashboard</a> `}<a href="/learn">My courses</a> <a href="/orders">My orders</a> <a href="/account">Signed in as ${ctx.viewer.name}</a> <a href="/signout">Sign out</a>`
     : html`<a href="/signin${back}">Sign in</a> <a href="/signup${back}">Create account</a>`;
   const menu = look?.navigation ?? [];
   const footerLinks = look?.footer ?? [];
@@ -91,8 +91,10 @@ export function field(opts: {
   autocomplete?: string;
   required?: boolean;
   minlength?: number;
+  /** When two forms of one page have a field of the same name. */
+  id?: string;
 }): SafeHtml {
-  const id = `f-${opts.name}`;
+  const id = opts.id ?? `f-${opts.name}`;
   return html`<p><label for="${id}">${opts.label}</label>
 <input id="${id}" name="${opts.name}" type="${opts.type ?? 'text'}" value="${opts.value ?? ''}"${
     opts.autocomplete ? html` autocomplete="${opts.autocomplete}"` : ''

@@ -20,6 +20,7 @@ export type SiteDeps = {
     | 'membershipPlans'
     | 'digitalProducts'
     | 'events'
+    | 'account'
   >;
   pages: SharedPages;
   baseUrl: string;

@@ -36,7 +36,10 @@ export function registerHomePage(app: FastifyInstance, deps: SiteDeps & { setup:
       posts.list(principal, { status: 'published', limit: LATEST_POSTS }),
     ]);
     const viewer = request.viewer;
-    const body = html`${viewer ? html`<p>Welcome back, ${viewer.name}.</p>` : ''}${homeView({
+    // "back" only for someone who signed in before this visit: not on the first page after signing up.
+    const back = viewer && (await deps.areas.account.signedInBefore(viewer.id, request.sessionCreatedAt ?? ''));
+    const greeting = viewer ? html`<p>Welcome${back ? ' back' : ''}, ${viewer.name}.</p>` : '';
+    const body = html`${greeting}${homeView({
       description: school.description,
       featured,
       newest: newest.data,

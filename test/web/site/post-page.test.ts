@@ -103,7 +103,7 @@ for (const engine of engines) {
     test('the body must be 1–5000 characters, and unknown fields are refused; the text is kept', async () => {
       const p = await post();
       for (const [fields, message] of [
-        [{ body: '' }, /Comment: must be at least 1 characters/],
+        [{ body: '' }, /Comment: Write your comment\./],
         [{ body: 'x'.repeat(5001) }, /Comment: must be at most 5000 characters/],
         [{ body: '   \n  ' }, /A comment needs 1 to 5000 characters/],
         [{ body: 'hi', parent_id: 'cmt_x' }, /This form: was sent with something it does not have/],
