@@ -79,7 +79,7 @@ export type SeriesPoint = Static<typeof CountPoint> | Static<typeof MoneyPoint>;
 
 export const Series = Type.Object(
   {
-    metric: MetricName,
+    metric: oneOf(METRICS, { description: 'The metric asked for (see the query)' }),
     interval: intervalName(),
     from: Day("The first bucket's first day"),
     to: Day("The last bucket's last day"),

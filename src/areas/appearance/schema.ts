@@ -28,7 +28,7 @@ const NavigationItem = Type.Object(
     url: Type.String({
       minLength: 1,
       maxLength: 2000,
-      description: 'A path on this site starting with "/" (e.g. /courses) or an https:// URL',
+      description: 'A path here ("/courses") or an https:// URL',
     }),
   },
   { additionalProperties: false },
@@ -42,8 +42,8 @@ export const Appearance = Type.Object(
     logo_asset_id: Type.Union([Type.String(), Type.Null()], { description: 'An uploaded image (purpose image)' }),
     colors: Type.Object(colorFields),
     fonts: Type.Object(fontFields),
-    navigation: Type.Array(NavigationItem, { description: 'The menu; empty: the default menu of the site' }),
-    footer: Type.Array(NavigationItem, { description: "The footer's links; empty: the default footer" }),
+    navigation: Type.Array(NavigationItem, { description: 'The menu; empty: the default' }),
+    footer: Type.Array(NavigationItem, { description: 'Footer links; empty: the default' }),
     custom_css: Type.String(),
     updated_at: Type.Union([Timestamp, Type.Null()], { description: 'null while the defaults are in use' }),
   },
@@ -76,13 +76,13 @@ export const AppearanceUpdate = Type.Object(
     navigation: Type.Optional(
       Type.Array(NavigationItem, {
         maxItems: NAVIGATION_MAX_ITEMS,
-        description: 'Replaces the whole menu; an empty list brings back the default menu',
+        description: 'Replaces the menu; empty: the default',
       }),
     ),
     footer: Type.Optional(
       Type.Array(NavigationItem, {
         maxItems: NAVIGATION_MAX_ITEMS,
-        description: "Replaces the footer's links; an empty list brings back the default footer",
+        description: 'Replaces the footer; empty: the default',
       }),
     ),
     custom_css: Type.Optional(

@@ -1,0 +1,45 @@
+// npm test: every test file under test/ (or the files named: npm test -- test/areas/courses.test.ts), four at a time,
+// each in its own process, with one Chromium and one prepared database per engine for the whole run
+// (test/support/global-setup.ts). The files that take longest start first, so the run does not end on one of them
+// alone; the rest follow in name order.
+import { existsSync, globSync } from 'node:fs';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+import { globalSetup, globalTeardown } from '../test/support/global-setup.ts';
+
+/**
+ * The longest files (wall time in a full run on 2026-11-26: the admin's screen walk, the browser journeys, the CLI in
+ * a terminal, the demo). Each must name a file, or the run stops: a stale entry would silently order nothing.
+ */
+const LONGEST_FIRST = [
+  'test/web/admin/admin-browser.test.ts',
+  'test/web/site/public-site-browser.test.ts',
+  'test/web/admin/admin-owner-day.test.ts',
+  'test/web/site/product-pages.test.ts',
+  'test/cli/cli.test.ts',
+  'test/demo.test.ts',
+];
+
+const CONCURRENCY = 4;
+
+const named = process.argv.slice(2);
+const stale = LONGEST_FIRST.filter((file) => !existsSync(file));
+if (stale.length) {
+  console.error(`scripts/test.ts names files that are gone: ${stale.join(', ')}`);
+  process.exit(1);
+}
+const all = globSync('test/**/*.test.ts').sort();
+const files = named.length ? named : [...LONGEST_FIRST, ...all.filter((file) => !LONGEST_FIRST.includes(file))];
+
+await globalSetup();
+try {
+  const stream = run({ files, concurrency: CONCURRENCY, forceExit: true });
+  stream.on('test:fail', () => {
+    process.exitCode = 1;
+  });
+  for await (const text of stream.compose(spec())) process.stdout.write(text);
+} finally {
+  await globalTeardown();
+}
+// Handles a test file's process left are its own; this one is done once the report is written.
+process.exit();
