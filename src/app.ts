@@ -42,7 +42,7 @@ import { smtpTransport } from './mail/smtp.ts';
 import { agentDocuments } from './mcp/documents.ts';
 import { registerMcpSurface } from './mcp/surface.ts';
 import { accessTokenVerifier } from './oauth/access-tokens.ts';
-import { revokeGrant } from './oauth/adapter.ts';
+import { revokeGrant, revokeGrantsOf } from './oauth/adapter.ts';
 import { connectedAppsService } from './oauth/connected-apps.ts';
 import { createProvider } from './oauth/provider.ts';
 import { memoryShortLivedStore, redisShortLivedStore } from './oauth/short-lived-store.ts';
@@ -259,7 +259,7 @@ export async function buildApp(deps: AppDeps) {
     jobs,
     sessions,
     connectedApps,
-    oauth: { revokeGrant },
+    oauth: { revokeGrant, revokeGrantsOf },
     onCatalogChange: () => deps.invalidations.publish('catalog'),
     onAccessChange: () => deps.invalidations.publish('tokens'),
     mail,

@@ -7,6 +7,8 @@ import type { Executor } from '../db/tables.ts';
 export type OAuthPort = {
   /** Deletes every token of a grant and the grant itself, inside the caller's transaction. */
   revokeGrant: (ex: Executor, grantId: string) => Promise<void>;
+  /** Revokes every grant the person has given, with their tokens, inside the caller's transaction. */
+  revokeGrantsOf: (ex: Executor, userId: string) => Promise<void>;
 };
 
 /** An app a person has granted access to, as the account area shows it. */

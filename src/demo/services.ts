@@ -102,6 +102,9 @@ export function demoServices(trx: Transaction<Tables>, clock: Clock, config: Con
       revokeGrant: async () => {
         throw new Error('the demo revokes no grant');
       },
+      revokeGrantsOf: async () => {
+        throw new Error('the demo revokes no grant');
+      },
     },
     onCatalogChange: () => {},
     onAccessChange: () => {},

@@ -69,19 +69,6 @@ export function userTokensStore() {
           .limit(2)
           .execute()
       ).map((row) => row.created_at),
-
-    /** When the newest link of a purpose was made for a person, to pace re-sending. */
-    lastIssuedAt: async (ex: Executor, userId: string, purpose: Purpose) =>
-      (
-        await ex
-          .selectFrom('user_tokens')
-          .select('created_at')
-          .where('user_id', '=', userId)
-          .where('purpose', '=', purpose)
-          .orderBy('created_at', 'desc')
-          .limit(1)
-          .executeTakeFirst()
-      )?.created_at,
   };
 }
 

@@ -40,6 +40,17 @@ export async function revokeGrant(ex: Executor, grantId: string): Promise<void> 
     .execute();
 }
 
+/** Revokes every grant a person has given (each with its tokens): their access ends with their account's. */
+export async function revokeGrantsOf(ex: Executor, userId: string): Promise<void> {
+  const grants = await ex
+    .selectFrom('oauth_models')
+    .select('id')
+    .where('model', '=', 'Grant')
+    .where('account_id', '=', userId)
+    .execute();
+  for (const grant of grants) await revokeGrant(ex, grant.id);
+}
+
 /**
  * oidc-provider's storage on Kysely. Token rows are keyed by the SHA-256 of the id and the raw id (`jti`) is never
  * stored, so the table holds no usable secret. `consume` is a conditional update: of two concurrent exchanges of one code or

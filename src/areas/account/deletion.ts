@@ -58,7 +58,7 @@ export function accountDeletion(deps: {
         });
         await deps.tokens.spendAll(trx, userId, ['reset', 'invite', 'verify', 'email_change'], at);
         await deps.sessions.destroyAllIn(trx, userId);
-        for (const grant of await store.grantsOf(trx, userId)) await deps.oauth.revokeGrant(trx, grant.id);
+        await deps.oauth.revokeGrantsOf(trx, userId);
         await erasure.eraseComments(trx, userId, at);
         await erasure.anonymiseCertificates(trx, userId, DELETED_NAME, at);
         await erasure.eraseFormSubmissions(trx, userId, person.email);

@@ -28,15 +28,6 @@ export function accountStore() {
         .where('id', '!=', exceptId)
         .executeTakeFirst()) !== undefined,
 
-    /** The grants of the person's connected apps, each revoked with its tokens when the account is deleted. */
-    grantsOf: (ex: Executor, userId: string) =>
-      ex
-        .selectFrom('oauth_models')
-        .select('id')
-        .where('model', '=', 'Grant')
-        .where('account_id', '=', userId)
-        .execute(),
-
     /** Whether the person signed in with their password before `before` (a first visit after sign-up has not). */
     signedInBefore: async (ex: Executor, userId: string, before: string) =>
       (await ex

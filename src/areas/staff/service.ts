@@ -106,7 +106,7 @@ export function staffService(
           throw errors.conflict('The owner cannot be removed; make someone else owner first.');
         if (!(await store.changeRole(trx, id, 'staff', 'student', now()))) throw notFound();
         await store.endSessions(trx, id);
-        for (const grant of await store.grantsOf(trx, id)) await deps.oauth.revokeGrant(trx, grant.id);
+        await deps.oauth.revokeGrantsOf(trx, id);
       });
       deps.onAccessChange();
     },

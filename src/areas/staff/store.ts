@@ -28,13 +28,6 @@ export function staffStore() {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
-    grantsOf: (ex: Executor, userId: string) =>
-      ex
-        .selectFrom('oauth_models')
-        .select('id')
-        .where('model', '=', 'Grant')
-        .where('account_id', '=', userId)
-        .execute(),
     endSessions: async (ex: Executor, userId: string) => {
       await ex.deleteFrom('sessions').where('user_id', '=', userId).execute();
     },
