@@ -64,7 +64,6 @@ import { plansStore } from './membership-plans/store.ts';
 import type { ConnectedApps, OAuthPort } from './oauth-port.ts';
 import { courseLedger } from './orders/course-ledger.ts';
 import { renewalLedger } from './orders/ledger.ts';
-import { planSold } from './orders/plan-sales.ts';
 import { receiptMail } from './orders/receipt.ts';
 import { ordersRoutes } from './orders/routes.ts';
 import { salesFacts } from './orders/sales-facts.ts';
@@ -146,6 +145,7 @@ export function buildAreas(
   const subscriptionRows = subscriptionsStore();
   const ordersData = ordersStore({ revenue: { add: addToRevenueRollup } });
   const plansRows = plansStore();
+  const sales = salesFacts();
   const access = planAccess({
     ...deps,
     rule: memberships,
@@ -169,7 +169,11 @@ export function buildAreas(
     store: plansRows,
     access,
     courses: coursesInEveryPlan,
-    records: { sold: planSold, subscribed: subscriptionRows.anyToPlan, comped: memberRows.anyCompOf },
+    records: {
+      sold: (ex, id) => sales.namesItem(ex, 'plan', id),
+      subscribed: subscriptionRows.anyToPlan,
+      comped: memberRows.anyCompOf,
+    },
     references: refs,
   });
   const subscriptions = subscriptionsService({
@@ -187,7 +191,6 @@ export function buildAreas(
   const courseRows = coursesStore();
   const courseFacts = { facts: courseRows.facts };
   const enrollmentRows = enrollmentFacts();
-  const sales = salesFacts();
   const courses = coursesService({
     ...deps,
     store: coursesStore(),
