@@ -45,7 +45,8 @@ export function startMain(
     });
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready: ${lines.join('\n')}`)), 20_000);
+    // A guard against a server that never starts, not a speed check: on two busy cores a start can take many seconds.
+    const timer = setTimeout(() => reject(new Error(`not ready: ${lines.join('\n')}`)), 60_000);
     child.stdout?.on('data', (chunk) => {
       for (const line of String(chunk).split('\n').filter(Boolean)) {
         lines.push(line);
