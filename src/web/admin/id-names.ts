@@ -56,4 +56,3 @@ export async function valueViewFor(
   const [names, clock] = await Promise.all([namesOf(deps, request, values), deps.clock()]);
   return { link, names, clock, ...(resource ? { resource } : {}) };
 }
-

@@ -20,8 +20,8 @@ import { type AdminResource, needsConfirmation, objectOperations, resourceByKey 
 import { choicesFor } from './choices.ts';
 import { bodyFromForm, type PostedForm } from './form-kit/form-values.ts';
 import { schemaForm } from './form-kit/forms-view.ts';
-import { fromZoneLocal, toZoneLocal } from './form-kit/school-time.ts';
 import { type FormField, formFields } from './form-kit/schema-fields.ts';
+import { fromZoneLocal } from './form-kit/school-time.ts';
 import { rowName } from './form-kit/values-view.ts';
 import { valueViewFor } from './id-names.ts';
 import { type ActionButton, actionBar, listHeader, objectFacts, rowsTable } from './screens-view.ts';
@@ -105,7 +105,8 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
           return html`<input type="date" id="q-${f.name}" name="${f.name}" value="${String(shown[f.name] ?? '')}">`;
         if (f.kind === 'boolean')
           return html`<select id="q-${f.name}" name="${f.name}"><option value="">Any</option>${['true', 'false'].map(
-            (o) => html`<option value="${o}"${shown[f.name] === o ? html` selected` : ''}>${o === 'true' ? 'Yes' : 'No'}</option>`,
+            (o) =>
+              html`<option value="${o}"${shown[f.name] === o ? html` selected` : ''}>${o === 'true' ? 'Yes' : 'No'}</option>`,
           )}</select>`;
         return html`<input id="q-${f.name}" name="${f.name}" value="${String(shown[f.name] ?? '')}">`;
       };
@@ -295,35 +296,32 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
       const object = answer.body;
       const here = `/admin/${resource.key}/${encodeURIComponent(id)}`;
       const { actions, children } = objectOperations(deps.operations, resource);
-      const buttons: ActionButton[] = actions.filter((tool) => allowedInState(tool.name, object)).map((tool) => {
-        const onlyId = tool.route.args.params.length === 1 && bodyFields(tool).every((f) => !f.required);
-        const direct = onlyId && bodyFields(tool).length === 0;
-        const query = new URLSearchParams({
-          id,
-          return_to:
-            tool.route.method === 'DELETE' && tool.route.args.params.length === 1 ? `/admin/${resource.key}` : here,
+      const buttons: ActionButton[] = actions
+        .filter((tool) => allowedInState(tool.name, object))
+        .map((tool) => {
+          const onlyId = tool.route.args.params.length === 1 && bodyFields(tool).every((f) => !f.required);
+          const direct = onlyId && bodyFields(tool).length === 0;
+          const query = new URLSearchParams({
+            id,
+            return_to:
+              tool.route.method === 'DELETE' && tool.route.args.params.length === 1 ? `/admin/${resource.key}` : here,
+          });
+          return {
+            name: tool.name,
+            label: operationWords(tool.name).button,
+            direct,
+            href: `/admin/operations/${tool.name}${direct ? '' : `?${query}`}`,
+            danger: needsConfirmation(tool),
+          };
         });
-        return {
-          name: tool.name,
-          label: operationWords(tool.name).button,
-          direct,
-          href: `/admin/operations/${tool.name}${direct ? '' : `?${query}`}`,
-          danger: needsConfirmation(tool),
-        };
-      });
       const lists: SafeHtml[] = [];
       const childRows: { child: OperationTool; data: Row[] }[] = [];
       for (const child of children) {
         const rows = await deps.call(request, child.name, { id });
-        if (rows.status === 200 && Array.isArray(rows.body.data)) childRows.push({ child, data: rows.body.data as Row[] });
+        if (rows.status === 200 && Array.isArray(rows.body.data))
+          childRows.push({ child, data: rows.body.data as Row[] });
       }
-      const view = await valueViewFor(
-        deps,
-        request,
-        [object, childRows.map((c) => c.data)],
-        link,
-        resource.key,
-      );
+      const view = await valueViewFor(deps, request, [object, childRows.map((c) => c.data)], link, resource.key);
       for (const { child, data } of childRows) {
         const naming = ['title', 'name', 'course_title', 'email', 'number', 'user_id', 'code', 'kind'];
         const first = data[0] ?? {};

@@ -2,7 +2,7 @@ import { html, type SafeHtml } from '../../text/html.ts';
 import { csrfField } from '../shared/layout.ts';
 import type { AdminResource } from './catalog.ts';
 import { rowName, type ValueView, valueHtml } from './form-kit/values-view.ts';
-import { fieldLabel, isHiddenField } from './vocabulary/words.ts';
+import { fieldLabel, isHiddenField, valueWords } from './vocabulary/words.ts';
 
 type Row = Record<string, unknown>;
 
@@ -20,9 +20,12 @@ export function rowsTable(opts: {
 }): SafeHtml {
   if (opts.rows.length === 0) return html`<p class="meta">Nothing here yet.</p>`;
   const where = [opts.view.resource];
-  const columns = opts.columns.filter((c) => opts.rows.some((row) => c in row) && !isHiddenField(c, where));
+  const naming = opts.title.find((f) => opts.rows.some((row) => row[f] !== undefined && row[f] !== null)) ?? 'name';
+  const columns = opts.columns.filter(
+    (c) => c !== naming && opts.rows.some((row) => c in row) && !isHiddenField(c, where),
+  );
   return html`<div class="table-wrap"><table class="rows">${opts.caption ? html`<caption>${opts.caption}</caption>` : ''}
-<thead><tr><th scope="col">${fieldLabel(opts.title[0] ?? 'name', where)}</th>${columns.map((c) => html`<th scope="col">${fieldLabel(c, where)}</th>`)}</tr></thead>
+<thead><tr><th scope="col">${fieldLabel(naming, where)}</th>${columns.map((c) => html`<th scope="col">${fieldLabel(c, where)}</th>`)}</tr></thead>
 <tbody>${opts.rows.map((row) => {
     const href = opts.href(row);
     const name = nameOf(row, opts.title, opts.view);
@@ -37,6 +40,9 @@ function nameOf(row: Row, title: readonly string[], view: ValueView): string {
   for (const field of title) {
     const value = row[field];
     if (typeof value === 'string' && view.names.has(value)) return view.names.get(value) as string;
+    // A row named by a choice (a payment by its kind) reads in words; a title or a name stays as written.
+    const words = typeof value === 'string' && field === 'kind' ? valueWords(value, field, view.resource) : undefined;
+    if (words) return words;
   }
   return rowName(row, title);
 }
@@ -47,8 +53,7 @@ export function objectFacts(object: Row, view: ValueView): SafeHtml {
   return html`<dl class="facts">${Object.entries(object)
     .filter(([key]) => !isHiddenField(key, where))
     .map(
-      ([key, value]) =>
-        html`<div><dt>${fieldLabel(key, where)}</dt><dd>${valueHtml(value, view, key)}</dd></div>`,
+      ([key, value]) => html`<div><dt>${fieldLabel(key, where)}</dt><dd>${valueHtml(value, view, key)}</dd></div>`,
     )}</dl>`;
 }
 

@@ -18,9 +18,13 @@ const PAGING = new Set(['limit', 'starting_after', 'sort']);
 
 /** The fields of a form, with those of its groups and rows. */
 const flat = (fields: FormField[]): FormField[] =>
-  fields.flatMap((f) => [f, ...flat((f.fields ?? []).map((sub) => ({ ...sub, name: sub.name.split('.').pop() ?? '' })))]);
+  fields.flatMap((f) => [
+    f,
+    ...flat((f.fields ?? []).map((sub) => ({ ...sub, name: sub.name.split('.').pop() ?? '' }))),
+  ]);
 
-const propertiesOf = (schema: unknown) => ((schema as JsonSchema | undefined)?.properties ?? {}) as Record<string, JsonSchema>;
+const propertiesOf = (schema: unknown) =>
+  ((schema as JsonSchema | undefined)?.properties ?? {}) as Record<string, JsonSchema>;
 const itemsOf = (schema: unknown) => propertiesOf(schema).data?.items;
 
 /**
@@ -74,7 +78,12 @@ describe('the admin vocabulary', () => {
         );
       for (const name of [resource.create, resource.update]) {
         const tool = ops.get(name ?? '');
-        if (tool) check(formFields(tool.inputSchema, tool.route.args.body, [tool.name, resource.key]), [tool.name, resource.key], resource.key);
+        if (tool)
+          check(
+            formFields(tool.inputSchema, tool.route.args.body, [tool.name, resource.key]),
+            [tool.name, resource.key],
+            resource.key,
+          );
       }
     }
     assert.deepEqual([...missing].sort(), []);
@@ -90,8 +99,9 @@ describe('the admin vocabulary', () => {
           if (!valueWords(option, field.name, resource)) missing.add(`value ${resource}.${field.name}=${option}`);
       }
       for (const [name, property] of Object.entries(propertiesOf(schema))) {
-        const items = (property.items ??
-          (property.anyOf as JsonSchema[] | undefined)?.find((s) => s.items)?.items) as JsonSchema | undefined;
+        const items = (property.items ?? (property.anyOf as JsonSchema[] | undefined)?.find((s) => s.items)?.items) as
+          | JsonSchema
+          | undefined;
         if (items?.properties)
           for (const nested of Object.keys(items.properties as object))
             if (!fieldWords(nested, [resource])) missing.add(`field ${name}.${nested} (${resource})`);

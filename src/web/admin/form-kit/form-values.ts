@@ -1,7 +1,7 @@
 import type { FieldProblem } from '../../shared/layout.ts';
 import { majorUnits, minorDigits, minorUnits } from './money.ts';
-import { fromZoneLocal, type SchoolClock, toZoneLocal, UTC_CLOCK } from './school-time.ts';
 import type { FormField } from './schema-fields.ts';
+import { fromZoneLocal, type SchoolClock, toZoneLocal, UTC_CLOCK } from './school-time.ts';
 
 /** A posted HTML form: every value as text, repeated names as arrays. */
 export type PostedForm = Record<string, string | string[] | undefined>;
@@ -80,14 +80,18 @@ function parseField(field: FormField, form: PostedForm, clock: SchoolClock): Par
     case 'place': {
       if (raw === '') return empty;
       const n = Number(raw);
-      return Number.isInteger(n) && n >= 1 ? { value: n - 1, given: true } : { problem: 'Enter 1 for the first place, 2 for the second…' };
+      return Number.isInteger(n) && n >= 1
+        ? { value: n - 1, given: true }
+        : { problem: 'Enter 1 for the first place, 2 for the second…' };
     }
     case 'amount': {
       if (raw === '') return empty;
       const currency = field.currency ?? text(form, 'currency').trim().toUpperCase();
       const minor = minorUnits(raw, currency || 'EUR');
       return minor === undefined
-        ? { problem: `Enter an amount such as 10 or 10.50, with at most ${minorDigits(currency || 'EUR')} digits after the point.` }
+        ? {
+            problem: `Enter an amount such as 10 or 10.50, with at most ${minorDigits(currency || 'EUR')} digits after the point.`,
+          }
         : { value: minor, given: true };
     }
     case 'lines':

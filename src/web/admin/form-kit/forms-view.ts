@@ -2,8 +2,8 @@ import { html, type SafeHtml } from '../../../text/html.ts';
 import { csrfField, errorSummary, type FieldProblem } from '../../shared/layout.ts';
 import { displayValue } from './form-values.ts';
 import { currencySymbol, majorUnits } from './money.ts';
-import { type SchoolClock, UTC_CLOCK, zoneWords } from './school-time.ts';
 import type { FormField } from './schema-fields.ts';
+import { type SchoolClock, UTC_CLOCK, zoneWords } from './school-time.ts';
 
 export type FormState = {
   /** The values to show: what the object holds, or what was posted when the API refused it. */
@@ -176,7 +176,12 @@ function fieldBlock(field: FormField, state: FormState): SafeHtml {
     );
   }
   const problem = state.problems.find((p) => p.field === field.name || p.field.startsWith(`${field.name}.`));
-  const hint = [field.hint, field.markdown ? 'Formatting: **bold**, *italic*, - for a list, [a link](https://example.com).' : kindHint[field.kind]]
+  const hint = [
+    field.hint,
+    field.markdown
+      ? 'Formatting: **bold**, *italic*, - for a list, [a link](https://example.com).'
+      : kindHint[field.kind],
+  ]
     .filter(Boolean)
     .map((h) => (/[.!?]$/.test(h as string) ? h : `${h}.`))
     .join(' ');

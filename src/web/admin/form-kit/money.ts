@@ -28,9 +28,8 @@ export function moneyWords(amount: number, currency: string, locale = 'en-GB'): 
 export function currencySymbol(currency: string, locale = 'en-GB'): string {
   try {
     return (
-      new Intl.NumberFormat(locale, { style: 'currency', currency })
-        .formatToParts(0)
-        .find((p) => p.type === 'currency')?.value ?? currency
+      new Intl.NumberFormat(locale, { style: 'currency', currency }).formatToParts(0).find((p) => p.type === 'currency')
+        ?.value ?? currency
     );
   } catch {
     return currency;
@@ -40,7 +39,10 @@ export function currencySymbol(currency: string, locale = 'en-GB'): string {
 /** "10" or "10.5" typed for EUR → 1000 or 1050; undefined when it is not an amount of that currency. */
 export function minorUnits(typed: string, currency: string): number | undefined {
   const digits = minorDigits(currency);
-  const text = typed.trim().replace(/^[^\d-]+/, '').replace(',', '.');
+  const text = typed
+    .trim()
+    .replace(/^[^\d-]+/, '')
+    .replace(',', '.');
   if (!/^-?\d+(\.\d+)?$/.test(text)) return undefined;
   const [, fraction = ''] = text.split('.');
   if (fraction.length > digits) return undefined;

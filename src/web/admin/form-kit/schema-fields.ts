@@ -139,7 +139,11 @@ function kindOf(
         return {
           kind: 'group',
           nullable: false,
-          fields: formFields(schema, undefined, where).map((f) => ({ ...f, name: `${name}.${f.name}`, required: false })),
+          fields: formFields(schema, undefined, where).map((f) => ({
+            ...f,
+            name: `${name}.${f.name}`,
+            required: false,
+          })),
         };
       return { kind: 'json', nullable: false };
     default:

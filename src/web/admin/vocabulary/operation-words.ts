@@ -169,7 +169,9 @@ export const OPERATION_WORDS: Record<string, OperationWords> = {
   completeStudentLesson: w('Mark a lesson complete', 'The lesson was marked complete.', {
     title: 'Mark a lesson complete',
   }),
-  completeMyLesson: w('Mark complete', 'The lesson was marked complete.', { title: 'Mark one of your lessons complete' }),
+  completeMyLesson: w('Mark complete', 'The lesson was marked complete.', {
+    title: 'Mark one of your lessons complete',
+  }),
   submitMyQuizAttempt: w('Send answers', 'Your answers were sent.', { title: 'Answer a quiz' }),
   enrollMyself: w('Enroll', 'You are enrolled.', { title: 'Enroll yourself in a free course' }),
 

@@ -14,8 +14,14 @@ const stateIn =
   (...states: string[]): Allowed =>
   (object) =>
     states.includes(String(object.state));
-const isSet = (field: string): Allowed => (object) => object[field] !== null && object[field] !== undefined;
-const notSet = (field: string): Allowed => (object) => !isSet(field)(object);
+const isSet =
+  (field: string): Allowed =>
+  (object) =>
+    object[field] !== null && object[field] !== undefined;
+const notSet =
+  (field: string): Allowed =>
+  (object) =>
+    !isSet(field)(object);
 
 const LIVE_SUBSCRIPTION = ['trialing', 'active', 'past_due', 'paused'];
 

@@ -91,7 +91,7 @@ export const VALUE_WORDS: Record<string, string> = {
   stripe: 'Stripe',
   charge: 'Payment',
   refund: 'Refund',
-  'created_at': 'Oldest first',
+  created_at: 'Oldest first',
   '-created_at': 'Newest first',
 };
 
