@@ -16,7 +16,7 @@ import {
   one,
   refusal,
 } from './admin-context.ts';
-import { needsConfirmation } from './catalog.ts';
+import { needsConfirmation, resourceOfId } from './catalog.ts';
 import { choicesFor } from './choices.ts';
 import { bodyFromForm, type PostedForm } from './form-kit/form-values.ts';
 import { schemaForm } from './form-kit/forms-view.ts';
@@ -42,8 +42,16 @@ const CURRENCY_OF: Record<string, { get: string; from: (object: Record<string, u
 
 /** What the screen of an operation recalls about the object it acts on (an order's total before a refund). */
 const FACTS_OF: Record<string, readonly string[]> = {
-  refundOrder: ['number', 'customer', 'total', 'refunded_amount', 'status'],
+  refundOrder: ['customer', 'total', 'refunded_amount', 'status'],
 };
+
+/** The object an id given to an operation stands for, by its kind ("Order: 1001"), rather than a field's name. */
+const kindOfIn =
+  (operations: AdminDeps['operations']) =>
+  (name: string, id: string): string | undefined => {
+    const resource = name === 'id' ? resourceOfId(operations, id) : undefined;
+    return resource ? resource.singular.charAt(0).toUpperCase() + resource.singular.slice(1) : undefined;
+  };
 
 type Refused = { posted: PostedForm; message: string | undefined; problems: FieldProblem[]; status: number };
 
@@ -60,6 +68,7 @@ export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
   const link = adminLink(deps.operations);
+  const kindOf = kindOfIn(deps.operations);
   const writeOf = (name: string) => {
     const tool = deps.operations.get(name);
     return tool && tool.route.method !== 'GET' ? tool : undefined;
@@ -100,7 +109,8 @@ export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps
     const view = await valueViewFor(deps, request, [Object.values(fixed), object], link);
     const about = [
       ...Object.entries(fixed).map(
-        ([name, value]) => html`<li>${fieldLabel(name, [tool.name])}: ${valueHtml(value, view, name)}</li>`,
+        ([name, value]) =>
+          html`<li>${kindOf(name, value) ?? fieldLabel(name, [tool.name])}: ${valueHtml(value, view, name)}</li>`,
       ),
       ...(FACTS_OF[tool.name] ?? [])
         .filter((name) => object && name in object)
