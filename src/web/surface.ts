@@ -111,6 +111,7 @@ export async function registerPageSurface(
       internalCalls: deps.internalCalls,
       now: () => deps.clock.now().getTime(),
       dashboard,
+      school: deps.school,
       facts: {
         smtpHost: config.SMTP_URL ? new URL(config.SMTP_URL).hostname : undefined,
         payments: config.PAYMENTS_PROVIDER,

@@ -9,7 +9,9 @@ import { signInGate } from '../shared/sign-in-gate.ts';
 import { viewerPrincipal } from '../shared/viewer.ts';
 import { availableResources, type OperationIndex, resourceOfId } from './catalog.ts';
 import type { AdminCall } from './form-kit/calls.ts';
+import type { SchoolClock } from './form-kit/school-time.ts';
 import { adminShell } from './shell-view.ts';
+import { operationWords } from './vocabulary/words.ts';
 
 export type AdminDeps = {
   operations: OperationIndex;
@@ -17,6 +19,8 @@ export type AdminDeps = {
   write: PageWriter;
   /** The admin's stylesheet and script, served by the school itself. */
   assets: { style: OwnAsset; script: OwnAsset };
+  /** The school's time zone and language, in which times are shown and typed. */
+  clock: () => Promise<SchoolClock>;
 };
 
 /** Page routes of the admin: never cached, and (like every page) told apart from API routes by `page`. */
@@ -102,5 +106,5 @@ export function doneNotice(deps: Pick<AdminDeps, 'operations'>, request: Fastify
   const { query } = request;
   const name = typeof query === 'object' && query !== null && 'notice' in query ? one(query.notice) : undefined;
   const tool = typeof name === 'string' ? deps.operations.get(name) : undefined;
-  return tool ? `Done: ${tool.title}.` : undefined;
+  return tool ? operationWords(tool.name).done : undefined;
 }

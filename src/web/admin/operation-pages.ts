@@ -16,18 +16,42 @@ import {
   one,
   refusal,
 } from './admin-context.ts';
-import { needsConfirmation } from './catalog.ts';
+import { needsConfirmation, resourceOfId } from './catalog.ts';
 import { choicesFor } from './choices.ts';
 import { bodyFromForm, type PostedForm } from './form-kit/form-values.ts';
 import { schemaForm } from './form-kit/forms-view.ts';
 import { formFields } from './form-kit/schema-fields.ts';
+import { valueHtml } from './form-kit/values-view.ts';
+import { valueViewFor } from './id-names.ts';
 import { bodyFields } from './resource-pages.ts';
+import { fieldLabel, operationTitle, operationWords } from './vocabulary/words.ts';
 
 /** Where an operation's answer is best seen, when it is not where the person came from (a new batch's codes). */
 const AFTER: Record<string, (answer: Record<string, unknown>) => string | undefined> = {
   bulkCreateCoupons: (answer) =>
     typeof answer.batch === 'string' ? `/admin/coupons/batches/${encodeURIComponent(answer.batch)}` : undefined,
 };
+
+/**
+ * The currency an amount of an operation is in, read from the object it acts on, so a person types 10 for €10 and
+ * the server sends the API 1000. Without one here, the amount's currency is the form's own currency box.
+ */
+const CURRENCY_OF: Record<string, { get: string; from: (object: Record<string, unknown>) => unknown }> = {
+  refundOrder: { get: 'getOrder', from: (order) => (order.total as { currency?: unknown } | undefined)?.currency },
+};
+
+/** What the screen of an operation recalls about the object it acts on (an order's total before a refund). */
+const FACTS_OF: Record<string, readonly string[]> = {
+  refundOrder: ['customer', 'total', 'refunded_amount', 'status'],
+};
+
+/** The object an id given to an operation stands for, by its kind ("Order: 1001"), rather than a field's name. */
+const kindOfIn =
+  (operations: AdminDeps['operations']) =>
+  (name: string, id: string): string | undefined => {
+    const resource = name === 'id' ? resourceOfId(operations, id) : undefined;
+    return resource ? resource.singular.charAt(0).toUpperCase() + resource.singular.slice(1) : undefined;
+  };
 
 type Refused = { posted: PostedForm; message: string | undefined; problems: FieldProblem[]; status: number };
 
@@ -44,10 +68,29 @@ export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
   const link = adminLink(deps.operations);
+  const kindOf = kindOfIn(deps.operations);
   const writeOf = (name: string) => {
     const tool = deps.operations.get(name);
     return tool && tool.route.method !== 'GET' ? tool : undefined;
   };
+
+  /** The fields an operation asks for (path ids not given, then its body), an amount in the object's currency. */
+  async function fieldsOf(request: FastifyRequest, tool: OperationTool, given: Record<string, string>) {
+    const params = tool.route.args.params;
+    const asked = formFields(
+      tool.inputSchema,
+      [...params.filter((p) => !given[p]), ...tool.route.args.query],
+      [tool.name],
+    ).map((f) => ({ ...f, required: true }));
+    const source = CURRENCY_OF[tool.name];
+    const answer = source && given.id ? await deps.call(request, source.get, { id: given.id }) : undefined;
+    const object = answer?.status === 200 ? (answer.body as Record<string, unknown>) : undefined;
+    const currency = object && source ? source.from(object) : undefined;
+    const fields = [...asked, ...bodyFields(tool)].map((f) =>
+      f.kind === 'amount' && typeof currency === 'string' ? { ...f, currency } : f,
+    );
+    return { fields, object };
+  }
 
   async function screen(
     request: FastifyRequest,
@@ -58,20 +101,23 @@ export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps
   ) {
     const params = tool.route.args.params;
     const fixed = Object.fromEntries(params.filter((p) => given[p]).map((p) => [p, given[p] as string]));
-    const asked = formFields(tool.inputSchema, [...params.filter((p) => !given[p]), ...tool.route.args.query]).map(
-      (f) => ({ ...f, required: true }),
-    );
-    const fields = [...asked, ...bodyFields(tool)];
+    const { fields, object } = await fieldsOf(request, tool, given);
     const danger = needsConfirmation(tool);
+    const words = operationWords(tool.name);
     const returnTo = adminReturn(given.return_to, '/admin');
-    const about = Object.entries(fixed).map(
-      ([name, value]) =>
-        html`<li>${name}: ${link(value) ? html`<a href="${link(value) as string}"><code>${value}</code></a>` : html`<code>${value}</code>`}</li>`,
-    );
-    const body = html`<p>${tool.title}.</p>${about.length ? html`<ul class="meta">${about}</ul>` : ''}${
-      danger
-        ? html`<p class="warning" role="note">Please confirm: ${tool.title.toLowerCase()}. This may not be undone.</p>`
-        : ''
+    const clock = await deps.clock();
+    const view = await valueViewFor(deps, request, [Object.values(fixed), object], link);
+    const about = [
+      ...Object.entries(fixed).map(
+        ([name, value]) =>
+          html`<li>${kindOf(name, value) ?? fieldLabel(name, [tool.name])}: ${valueHtml(value, view, name)}</li>`,
+      ),
+      ...(FACTS_OF[tool.name] ?? [])
+        .filter((name) => object && name in object)
+        .map((name) => html`<li>${fieldLabel(name)}: ${valueHtml(object?.[name], view, name)}</li>`),
+    ];
+    const body = html`${words.about ? html`<p>${words.about}</p>` : ''}${about.length ? html`<ul class="meta">${about}</ul>` : ''}${
+      danger && words.confirm ? html`<p class="warning" role="note">${words.confirm}</p>` : ''
     }${schemaForm({
       action: `/admin/operations/${tool.name}`,
       fields,
@@ -81,13 +127,14 @@ export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps
         problems: refused?.problems ?? [],
         message: refused?.message,
         choices: await choicesFor(deps, request, fields),
+        clock,
       },
       csrf: reply.generateCsrf(),
-      submit: danger ? `Yes, ${tool.title.toLowerCase()}` : tool.title,
+      submit: danger ? `Yes, ${words.button.toLowerCase()}` : words.button,
       hidden: { ...fixed, return_to: returnTo, ...(danger ? { confirm: 'yes' } : {}) },
       danger,
     })}<p><a href="${returnTo}">Cancel</a></p>`;
-    return page(request, reply, { title: tool.title, body, status: refused?.status });
+    return page(request, reply, { title: operationTitle(tool.name), body, status: refused?.status });
   }
 
   app.get(
@@ -131,8 +178,14 @@ export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps
       if (needsConfirmation(tool) && given.confirm !== 'yes') return screen(request, reply, tool, given);
       const args: Record<string, unknown> = {};
       for (const name of [...tool.route.args.params]) if (given[name]) args[name] = given[name];
-      const queryFields = formFields(tool.inputSchema, tool.route.args.query);
-      const { body, problems } = bodyFromForm([...queryFields, ...bodyFields(tool)], posted);
+      const { fields } = await fieldsOf(request, tool, { ...given, ...args } as Record<string, string>);
+      const asked = new Set(tool.route.args.params);
+      const { body, problems } = bodyFromForm(
+        fields.filter((f) => !asked.has(f.name)),
+        posted,
+        undefined,
+        await deps.clock(),
+      );
       if (problems.length)
         return screen(request, reply, tool, given, { posted, message: undefined, problems, status: 400 });
       const answer = await deps.call(request, tool.name, { ...args, ...body });

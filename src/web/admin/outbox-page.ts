@@ -5,6 +5,7 @@ import type { OutboxMessage } from '../../areas/outbox/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { Key, PageQuery, Text } from '../shared/page-schemas.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminPage, refusal } from './admin-context.ts';
+import { type SchoolClock, whenInWords } from './form-kit/school-time.ts';
 
 const KINDS: Record<string, string> = {
   password_reset: 'Password reset',
@@ -37,31 +38,31 @@ export function linkedText(text: string): SafeHtml {
   return html`${parts}`;
 }
 
-const when = (timestamp: string | null) =>
-  timestamp ? `${timestamp.slice(0, 10)} ${timestamp.slice(11, 16)} UTC` : '—';
+/** A time in words in the school's zone ("26 Nov 2026, 14:05"). */
+const when = (timestamp: string | null, clock: SchoolClock) => (timestamp ? whenInWords(timestamp, clock) : '—');
 
 type Summary = Omit<OutboxMessage, 'text' | 'html'>;
 
 /** The outbox as a list a phone can read: each message's subject (the link), who it is for, what and when. */
-export function outboxListView(messages: Summary[], nextHref: string | null): SafeHtml {
+export function outboxListView(messages: Summary[], nextHref: string | null, clock: SchoolClock): SafeHtml {
   if (messages.length === 0) return html`<p class="meta">No messages yet.</p>`;
   return html`<ul class="outbox">${messages.map(
     (m) => html`<li class="outbox-item"><a href="/admin/outbox/${encodeURIComponent(m.id)}">${m.subject}</a>
 <span class="meta">To ${m.to} · ${KINDS[m.kind] ?? m.kind.replaceAll('_', ' ')} · ${
       m.status === 'held' ? 'Not sent' : STATUSES[m.status]
-    } · ${when(m.created_at)}</span></li>`,
+    } · ${when(m.created_at, clock)}</span></li>`,
   )}</ul>${nextHref ? html`<p><a href="${nextHref}" rel="next">Older messages</a></p>` : ''}`;
 }
 
-export function outboxMessageView(message: OutboxMessage): SafeHtml {
+export function outboxMessageView(message: OutboxMessage, clock: SchoolClock): SafeHtml {
   const status = STATUSES[message.status];
   return html`<p><a href="/admin/outbox">← The outbox</a></p>
 <dl class="facts">
 <div><dt>To</dt><dd>${message.to}</dd></div>
 <div><dt>What it is</dt><dd>${KINDS[message.kind] ?? message.kind.replaceAll('_', ' ')}</dd></div>
 <div><dt>Status</dt><dd>${status}${message.last_error ? html` — ${message.last_error}` : ''}</dd></div>
-<div><dt>Written</dt><dd>${when(message.created_at)}</dd></div>
-${message.sent_at ? html`<div><dt>Sent</dt><dd>${when(message.sent_at)}</dd></div>` : ''}
+<div><dt>Written</dt><dd>${when(message.created_at, clock)}</dd></div>
+${message.sent_at ? html`<div><dt>Sent</dt><dd>${when(message.sent_at, clock)}</dd></div>` : ''}
 </dl>
 ${
   message.status === 'held'
@@ -115,7 +116,7 @@ export function registerOutboxPage(fastify: FastifyInstance, deps: AdminDeps) {
         request.viewer?.role === 'owner'
           ? html`<p class="hint">Every message the school wrote, newest first. Open one to read it whole, with its links.</p>`
           : html`<p class="hint">Only the owner reads the outbox: its messages carry sign-in links.</p>`;
-      const body = html`${intro}${outboxListView(answer.body.data as Summary[], nextHref)}`;
+      const body = html`${intro}${outboxListView(answer.body.data as Summary[], nextHref, await deps.clock())}`;
       return page(request, reply, { title: 'E-mail outbox', current: 'outbox', body });
     },
   );
@@ -131,7 +132,11 @@ export function registerOutboxPage(fastify: FastifyInstance, deps: AdminDeps) {
         return page(request, reply, { title: 'Message', current: 'outbox', status: answer.status, body });
       }
       const message = answer.body as unknown as OutboxMessage;
-      return page(request, reply, { title: message.subject, current: 'outbox', body: outboxMessageView(message) });
+      return page(request, reply, {
+        title: message.subject,
+        current: 'outbox',
+        body: outboxMessageView(message, await deps.clock()),
+      });
     },
   );
 }

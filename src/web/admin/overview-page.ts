@@ -3,7 +3,8 @@ import type { Metric, Series } from '../../areas/analytics/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminLink, adminPage, doneNotice } from './admin-context.ts';
 import { type DashboardData, dashboardMetrics } from './dashboard-view.ts';
-import { majorUnits } from './form-kit/form-values.ts';
+import { moneyWords } from './form-kit/money.ts';
+import { valueViewFor } from './id-names.ts';
 import { rowsTable } from './screens-view.ts';
 
 type Row = Record<string, unknown>;
@@ -36,7 +37,8 @@ export function registerOverviewPage(app: FastifyInstance, deps: AdminDeps & { d
     const totals = new Map<string, number>();
     for (const p of points)
       for (const v of p.values ?? []) totals.set(v.currency, (totals.get(v.currency) ?? 0) + v.amount);
-    return totals.size ? [...totals].map(([c, a]) => `${majorUnits(a, c)} ${c}`).join(' + ') : '0';
+    const { locale } = await deps.clock();
+    return totals.size ? [...totals].map(([c, a]) => moneyWords(a, c, locale)).join(' + ') : '0';
   }
 
   /** The newest submissions across the school's forms. */
@@ -74,6 +76,7 @@ export function registerOverviewPage(app: FastifyInstance, deps: AdminDeps & { d
       rows(request, 'listEvents', { when: 'upcoming', limit: RECENT }),
       submissions(request),
     ]);
+    const view = await valueViewFor(deps, request, [orders, events], link);
     const body = html`<section aria-labelledby="figures"><h2 id="figures">The last 30 days</h2>
 <dl class="figures">
 <div><dt>Enrollments</dt><dd>${enrollments}</dd></div>
@@ -91,7 +94,7 @@ ${block(
     title: ['number'],
     columns: ['customer', 'total', 'status', 'created_at'],
     href: (row) => link(String(row.id)),
-    link,
+    view: { ...view, resource: 'orders' },
   }),
 )}
 ${block(
@@ -102,7 +105,7 @@ ${block(
     title: ['name', 'email'],
     columns: ['email', 'created_at'],
     href: (row) => link(String(row.id)),
-    link,
+    view: { ...view, resource: 'students' },
   }),
 )}
 ${block(
@@ -113,7 +116,7 @@ ${block(
     title: ['email', 'id'],
     columns: ['form', 'created_at'],
     href: (row) => `/admin/forms/${encodeURIComponent(String(row.form_id))}`,
-    link,
+    view: { ...view, resource: 'forms' },
   }),
 )}
 ${block(
@@ -124,7 +127,7 @@ ${block(
     title: ['title'],
     columns: ['starts_at', 'capacity', 'status'],
     href: (row) => link(String(row.id)),
-    link,
+    view: { ...view, resource: 'events' },
   }),
 )}
 </div>`;

@@ -33,6 +33,8 @@ export function registerAdmin(
     facts: DeliveryFacts;
     /** The analytics charts, drawn as on /dashboard. */
     dashboard: DashboardCharts;
+    /** The school's settings: its time zone and language. */
+    school: () => Promise<{ timezone: string; locale: string } | undefined>;
   },
 ): AdminDeps {
   const operations = indexOperations(deps.operations);
@@ -46,6 +48,10 @@ export function registerAdmin(
     call: adminCalls({ operations, call: deps.callOperation }),
     write: deps.write,
     assets,
+    clock: async () => {
+      const school = await deps.school();
+      return { zone: school?.timezone ?? 'UTC', locale: school?.locale ?? 'en-GB' };
+    },
   };
   registerOverviewPage(app, { ...admin, dashboard: deps.dashboard });
   registerStudentsImport(app, admin);

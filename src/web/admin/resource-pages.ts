@@ -20,11 +20,14 @@ import { type AdminResource, needsConfirmation, objectOperations, resourceByKey 
 import { choicesFor } from './choices.ts';
 import { bodyFromForm, type PostedForm } from './form-kit/form-values.ts';
 import { schemaForm } from './form-kit/forms-view.ts';
-import { actionLabel, listLabel } from './form-kit/labels.ts';
-import { type FormField, formFields, labelOf } from './form-kit/schema-fields.ts';
+import { type FormField, formFields } from './form-kit/schema-fields.ts';
+import { fromZoneLocal } from './form-kit/school-time.ts';
 import { rowName } from './form-kit/values-view.ts';
+import { valueViewFor } from './id-names.ts';
 import { type ActionButton, actionBar, listHeader, objectFacts, rowsTable } from './screens-view.ts';
 import { themePreview } from './theme-preview-view.ts';
+import { allowedInState } from './vocabulary/state-actions.ts';
+import { fieldLabel, isHiddenField, listHeading, operationTitle, operationWords } from './vocabulary/words.ts';
 
 const KeyParams = Type.Object({ key: Key });
 const Params = Type.Object({ key: Key, id: Key });
@@ -33,8 +36,9 @@ type Row = Record<string, unknown>;
 
 const PAGING = new Set(['limit', 'starting_after', 'sort']);
 
-/** The body fields of an operation as form fields. */
-export const bodyFields = (tool: OperationTool): FormField[] => formFields(tool.inputSchema, tool.route.args.body);
+/** The body fields of an operation as form fields, in the words of the operation and of the resource it acts on. */
+export const bodyFields = (tool: OperationTool, resource?: string): FormField[] =>
+  formFields(tool.inputSchema, tool.route.args.body, [tool.name, resource]);
 
 /**
  * The admin's screens of each resource, derived from the operations that read and write it: the list (with the list
@@ -62,14 +66,21 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
       const query = request.query;
       // The search box first, then choices, then the rest (dates, ids).
       const rank = (f: FormField) => (f.name === 'q' ? 0 : f.options ? 1 : 2);
-      const filters = formFields(list.inputSchema, list.route.args.query)
+      const filters = formFields(list.inputSchema, list.route.args.query, [list.name, resource.key])
         .filter((f) => !PAGING.has(f.name))
         .sort((a, b) => rank(a) - rank(b));
+      const clock = await deps.clock();
+      const kinds = new Map(filters.map((f) => [f.name, f.kind]));
+      // What the filter boxes show (a day for a time), and what the list operation is asked (that day's start, in UTC).
+      const shown: Row = {};
       const args: Row = {};
       for (const name of list.route.args.query) {
         const value = one(query[name]);
-        if (typeof value === 'string' && value !== '') args[name] = value;
+        if (typeof value !== 'string' || value === '') continue;
+        shown[name] = value;
+        args[name] = kinds.get(name) === 'datetime' ? (fromZoneLocal(`${value}T00:00`, clock.zone) ?? value) : value;
       }
+      const choices = await choicesFor(deps, request, filters);
       const answer = await deps.call(request, list.name, args);
       if (answer.status !== 200) {
         const { message } = refusal(answer);
@@ -82,21 +93,29 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
       }
       const data = (answer.body.data ?? []) as Row[];
       const next = answer.body.next_cursor as string | null | undefined;
-      const nextQuery = new URLSearchParams({ ...(args as Record<string, string>), starting_after: next ?? '' });
+      const nextQuery = new URLSearchParams({ ...(shown as Record<string, string>), starting_after: next ?? '' });
+      const filterBox = (f: FormField) => {
+        const picked = f.prefix ? choices.get(f.prefix) : undefined;
+        const options = f.options?.map((o, i) => ({ id: o, label: f.optionLabels?.[i] ?? o })) ?? picked;
+        if (options)
+          return html`<select id="q-${f.name}" name="${f.name}"><option value="">Any</option>${options.map(
+            (o) => html`<option value="${o.id}"${shown[f.name] === o.id ? html` selected` : ''}>${o.label}</option>`,
+          )}</select>`;
+        if (f.kind === 'datetime')
+          return html`<input type="date" id="q-${f.name}" name="${f.name}" value="${String(shown[f.name] ?? '')}">`;
+        if (f.kind === 'boolean')
+          return html`<select id="q-${f.name}" name="${f.name}"><option value="">Any</option>${['true', 'false'].map(
+            (o) =>
+              html`<option value="${o}"${shown[f.name] === o ? html` selected` : ''}>${o === 'true' ? 'Yes' : 'No'}</option>`,
+          )}</select>`;
+        return html`<input id="q-${f.name}" name="${f.name}" value="${String(shown[f.name] ?? '')}">`;
+      };
       const filterForm = filters.length
         ? html`<form method="get" action="/admin/${resource.key}" class="search" role="search">${filters.map(
-            (f) =>
-              html`<p><label for="q-${f.name}">${f.label}</label>${
-                f.options
-                  ? html`<select id="q-${f.name}" name="${f.name}"><option value="">Any</option>${f.options.map(
-                      (o) => html`<option${args[f.name] === o ? html` selected` : ''}>${o}</option>`,
-                    )}</select>`
-                  : html`<input id="q-${f.name}" name="${f.name}" value="${String(args[f.name] ?? '')}"${
-                      f.kind === 'datetime' ? html` placeholder="2026-01-31T00:00:00Z"` : ''
-                    }>`
-              }</p>`,
+            (f) => html`<p><label for="q-${f.name}">${f.label}</label>${filterBox(f)}</p>`,
           )}<p class="submit"><button type="submit">Filter</button></p></form>`
         : '';
+      const view = await valueViewFor(deps, request, data, link, resource.key);
       const body = html`${listHeader(resource, !!op(resource.create))}${filterForm}${rowsTable({
         rows: data,
         title: resource.title,
@@ -105,7 +124,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
           resource.get && typeof row.id === 'string'
             ? `/admin/${resource.key}/${encodeURIComponent(row.id)}`
             : undefined,
-        link,
+        view,
       })}${next ? html`<p><a href="/admin/${resource.key}?${nextQuery.toString()}" rel="next">Next page</a></p>` : ''}`;
       return page(request, reply, { title: resource.label, current: resource.key, body, notice: noticeOf(request) });
     },
@@ -119,7 +138,8 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
   ) {
     const create = op(resource.create);
     if (!create) return reply.callNotFound();
-    const fields = bodyFields(create);
+    const fields = bodyFields(create, resource.key);
+    const words = operationWords(create.name);
     const form = schemaForm({
       action: `/admin/${resource.key}/new`,
       fields,
@@ -129,15 +149,16 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
         problems: refused?.problems ?? [],
         message: refused?.message,
         choices: await choicesFor(deps, request, fields),
+        clock: await deps.clock(),
       },
       csrf: reply.generateCsrf(),
-      submit: resource.createLabel ?? `Create ${resource.singular}`,
+      submit: words.button,
     });
     return page(request, reply, {
-      title: resource.createLabel ?? `New ${resource.singular}`,
+      title: resource.createLabel ?? operationTitle(create.name),
       current: resource.key,
       status: refused?.status,
-      body: html`<p class="meta">${create.title}.</p>${form}`,
+      body: html`${words.about ? html`<p class="meta">${words.about}</p>` : ''}${form}`,
     });
   }
 
@@ -158,7 +179,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
       const create = op(resource?.create);
       if (!resource || !create) return reply.callNotFound();
       const posted = request.body ?? {};
-      const { body, problems } = bodyFromForm(bodyFields(create), posted);
+      const { body, problems } = bodyFromForm(bodyFields(create, resource.key), posted, undefined, await deps.clock());
       if (problems.length)
         return createScreen(request, reply, resource, { posted, message: undefined as never, problems, status: 400 });
       const answer = await deps.call(request, create.name, body);
@@ -191,20 +212,23 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
     const current = await deps.call(request, get.name, id ? { id } : {});
     if (current.status !== 200) return reply.callNotFound();
     const action = id ? `/admin/${resource.key}/${encodeURIComponent(id)}/edit` : `/admin/${resource.key}/edit`;
+    const fields = update ? bodyFields(update, resource.key) : [];
     const form = update
       ? schemaForm({
           action,
-          fields: bodyFields(update),
+          fields,
           state: {
             values: current.body,
             posted: refused?.posted,
             problems: refused?.problems ?? [],
             message: refused?.message,
+            choices: await choicesFor(deps, request, fields),
+            clock: await deps.clock(),
           },
           csrf: reply.generateCsrf(),
-          submit: 'Save changes',
+          submit: operationWords(update.name).button,
         })
-      : objectFacts(current.body, link);
+      : objectFacts(current.body, await valueViewFor(deps, request, current.body, link, resource.key));
     const preview = resource.preview === 'theme' ? themePreview() : '';
     const title = id ? `Edit ${resource.singular}` : resource.label;
     return page(request, reply, {
@@ -229,7 +253,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
     const current = await deps.call(request, get.name, args);
     if (current.status !== 200) return reply.callNotFound();
     const posted = request.body ?? {};
-    const { body, problems } = bodyFromForm(bodyFields(update), posted, current.body);
+    const { body, problems } = bodyFromForm(bodyFields(update, resource.key), posted, current.body, await deps.clock());
     if (problems.length)
       return editScreen(request, reply, resource, id, { posted, message: undefined, problems, status: 400 });
     const answer = await deps.call(request, update.name, { ...args, ...body });
@@ -272,42 +296,49 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
       const object = answer.body;
       const here = `/admin/${resource.key}/${encodeURIComponent(id)}`;
       const { actions, children } = objectOperations(deps.operations, resource);
-      const buttons: ActionButton[] = actions.map((tool) => {
-        const onlyId = tool.route.args.params.length === 1 && bodyFields(tool).every((f) => !f.required);
-        const direct = onlyId && bodyFields(tool).length === 0;
-        const query = new URLSearchParams({
-          id,
-          return_to:
-            tool.route.method === 'DELETE' && tool.route.args.params.length === 1 ? `/admin/${resource.key}` : here,
+      const buttons: ActionButton[] = actions
+        .filter((tool) => allowedInState(tool.name, object))
+        .map((tool) => {
+          const onlyId = tool.route.args.params.length === 1 && bodyFields(tool).every((f) => !f.required);
+          const direct = onlyId && bodyFields(tool).length === 0;
+          const query = new URLSearchParams({
+            id,
+            return_to:
+              tool.route.method === 'DELETE' && tool.route.args.params.length === 1 ? `/admin/${resource.key}` : here,
+          });
+          return {
+            name: tool.name,
+            label: operationWords(tool.name).button,
+            direct,
+            href: `/admin/operations/${tool.name}${direct ? '' : `?${query}`}`,
+            danger: needsConfirmation(tool),
+          };
         });
-        return {
-          name: tool.name,
-          label: actionLabel(tool, resource.singular),
-          direct,
-          href: `/admin/operations/${tool.name}${direct ? '' : `?${query}`}`,
-          danger: needsConfirmation(tool),
-        };
-      });
       const lists: SafeHtml[] = [];
+      const childRows: { child: OperationTool; data: Row[] }[] = [];
       for (const child of children) {
         const rows = await deps.call(request, child.name, { id });
-        if (rows.status !== 200 || !Array.isArray(rows.body.data)) continue;
-        const data = rows.body.data as Row[];
-        const naming = ['title', 'name', 'email', 'number', 'id'];
+        if (rows.status === 200 && Array.isArray(rows.body.data))
+          childRows.push({ child, data: rows.body.data as Row[] });
+      }
+      const view = await valueViewFor(deps, request, [object, childRows.map((c) => c.data)], link, resource.key);
+      for (const { child, data } of childRows) {
+        const naming = ['title', 'name', 'course_title', 'email', 'number', 'user_id', 'code', 'kind'];
         const first = data[0] ?? {};
+        const named = naming.find((n) => n in first);
         const shape = (k: string) =>
           typeof first[k] !== 'object' || first[k] === null || 'amount' in (first[k] as object);
         const columns = Object.keys(first)
-          .filter((k) => k !== naming.find((n) => n in first) && !['id', 'body', 'description'].includes(k))
+          .filter((k) => k !== named && !['id', 'body', 'description'].includes(k) && !isHiddenField(k))
           .filter((k) => first[k] !== id && shape(k))
           .slice(0, 5);
         lists.push(
-          html`<section><h2>${listLabel(child, resource.singular)}</h2>${rowsTable({
+          html`<section><h2>${listHeading(child.name) ?? fieldLabel(child.name)}</h2>${rowsTable({
             rows: data,
             title: naming,
             columns,
             href: (row) => (typeof row.id === 'string' ? link(row.id) : undefined),
-            link,
+            view,
           })}</section>`,
         );
       }
@@ -320,28 +351,29 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
         buttons.map((b) => (b.direct ? { ...b, href: `${b.href}?${new URLSearchParams({ id })}` } : b)),
         reply.generateCsrf(),
         here,
-      )}${objectFacts(object, link)}${(resource.markdown ?? [])
+      )}${objectFacts(object, view)}${(resource.markdown ?? [])
         .filter((f) => typeof object[f] === 'string' && object[f] !== '')
         .map(
           (f) =>
-            html`<section class="rendered"><h2>${labelOf(f)}, as the site shows it</h2>${markdownHtml(String(object[f]))}</section>`,
+            html`<section class="rendered"><h2>${fieldLabel(f, [resource.key])}, as the site shows it</h2>${markdownHtml(String(object[f]))}</section>`,
         )}${Object.entries(object)
         .filter(
           ([, v]) => Array.isArray(v) && v.length > 0 && v.every((item) => typeof item === 'object' && item !== null),
         )
         .map(
           ([key, v]) =>
-            html`<section><h2>${labelOf(key)}</h2>${rowsTable({
+            html`<section><h2>${fieldLabel(key, [resource.key])}</h2>${rowsTable({
               rows: v as Row[],
-              title: ['title', 'name', 'email', 'id'],
+              title: ['title', 'name', 'label', 'email', 'user', 'filename', 'item_type'],
               columns: Object.keys((v as Row[])[0] ?? {}).slice(0, 6),
               href: () => undefined,
-              link,
+              view,
             })}</section>`,
         )}${lists}`;
-      const named = resource.title.some((f) => typeof object[f] === 'string' || typeof object[f] === 'number');
+      const named = rowName(object, resource.title) !== 'Unnamed';
+      const kind = resource.singular.charAt(0).toUpperCase() + resource.singular.slice(1);
       return page(request, reply, {
-        title: named ? `${labelOf(resource.singular)} ${rowName(object, resource.title)}` : labelOf(resource.singular),
+        title: named ? `${kind}: ${rowName(object, resource.title)}` : kind,
         current: resource.key,
         notice: noticeOf(request),
         body,

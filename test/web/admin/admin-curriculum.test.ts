@@ -61,7 +61,7 @@ for (const engine of engines) {
       assert.deepEqual(await lessons(firing.id), ['Dipping']);
       assert.match(moved.location ?? '', /notice=moveLesson/);
       const page = await owner.get(moved.location ?? '');
-      assert.match(page.text, /Done: /);
+      assert.match(page.text, /The lesson was moved\./);
       assert.ok(page.text.indexOf('Firing') < page.text.indexOf('Basics'), 'the page shows the new order');
     });
 
@@ -144,7 +144,7 @@ describe('the course builder in Chromium', () => {
     void two;
     const [first] = (await api.get<Listed>(`/api/v1/sections/${one}/lessons`)).body.data;
     await page.goto(`${server.url}/admin/lessons/${first?.id}/edit`);
-    await page.getByLabel(/^Body/).fill('Keep the *wheel* wet.');
+    await page.getByLabel(/^Text/).fill('Keep the *wheel* wet.');
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.locator('.preview em', { hasText: 'wheel' }).waitFor();
     assert.deepEqual(await accessibilityProblems(page), []);

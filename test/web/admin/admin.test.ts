@@ -59,8 +59,22 @@ for (const engine of engines) {
       assert.match(path, /^\/admin\/courses\/crs_/);
       const page = await owner.get(made.location ?? '');
       assert.equal(page.status, 200);
-      assert.match(page.text, /Done: Create a draft course/);
+      assert.match(page.text, /The course was created as a draft\./);
       assert.match(page.text, /Pottery/);
+      // A draft offers Publish, not Unpublish, and its state reads as a word, not as the API's value.
+      assert.match(page.text, /<button type="submit">Publish<\/button>/);
+      assert.doesNotMatch(page.text, />Unpublish</);
+      assert.match(page.text, /<span class="badge badge-draft">Draft<\/span>/);
+      assert.doesNotMatch(page.text, /\/api\/v1|crs_[0-9a-z]{26}<|Written as JSON|0-based/);
+      const published = await owner.postForm(`/admin/operations/publishCourse?id=${path.split('/')[3]}`, {
+        _csrf: csrfOf(page.text),
+        return_to: path,
+      });
+      assert.equal(published.status, 303);
+      const now = await owner.get(published.location ?? '');
+      assert.match(now.text, /The course is published\./);
+      assert.match(now.text, />Unpublish</);
+      assert.doesNotMatch(now.text, /<button type="submit">Publish<\/button>/);
       const edit = await fillIn(owner, `${path}/edit`, `${path}/edit`, {
         title: 'Pottery for beginners',
         slug: 'pottery',

@@ -1,5 +1,7 @@
 import type { FieldProblem } from '../../shared/layout.ts';
+import { majorUnits, minorDigits, minorUnits } from './money.ts';
 import type { FormField } from './schema-fields.ts';
+import { fromZoneLocal, type SchoolClock, toZoneLocal, UTC_CLOCK } from './school-time.ts';
 
 /** A posted HTML form: every value as text, repeated names as arrays. */
 export type PostedForm = Record<string, string | string[] | undefined>;
@@ -9,31 +11,17 @@ const text = (form: PostedForm, name: string) => {
   return (Array.isArray(value) ? value[0] : value) ?? '';
 };
 
-/** Digits after the decimal point of a currency's minor unit (2 for EUR, 0 for JPY). */
-export const minorDigits = (currency: string): number => {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-};
-
-/** 4900 EUR → "49.00": what the admin shows in a price box. */
-export const majorUnits = (amount: number, currency: string) => {
-  const digits = minorDigits(currency);
-  return (amount / 10 ** digits).toFixed(digits);
-};
-
-/** A datetime-local box holds minutes without a zone; the admin labels such boxes UTC and reads them so. */
-export const toDatetimeLocal = (iso: unknown) => (typeof iso === 'string' && iso.length >= 16 ? iso.slice(0, 16) : '');
-
-/** What a field's box shows for a value the API gave. */
-export function displayValue(field: FormField, value: unknown): string {
+/** What a field's box shows for a value the API gave: times in the school's zone, places counted from 1. */
+export function displayValue(field: FormField, value: unknown, clock: SchoolClock = UTC_CLOCK): string {
   if (value === null || value === undefined) return '';
   if (field.kind === 'color') return typeof value === 'string' ? value.toLowerCase() : '';
   switch (field.kind) {
     case 'datetime':
-      return toDatetimeLocal(value);
+      return toZoneLocal(value, clock.zone);
+    case 'place':
+      return typeof value === 'number' ? String(value + 1) : '';
+    case 'amount':
+      return typeof value === 'number' && field.currency ? majorUnits(value, field.currency) : String(value);
     case 'lines':
     case 'refs':
       return Array.isArray(value) ? value.join('\n') : String(value);
@@ -62,12 +50,12 @@ function parseRows(field: FormField, form: PostedForm): Parsed {
   return { value: rows, given: rows.length > 0 };
 }
 
-function parseField(field: FormField, form: PostedForm): Parsed {
+function parseField(field: FormField, form: PostedForm, clock: SchoolClock): Parsed {
   if (field.kind === 'rows') return parseRows(field, form);
   if (field.kind === 'group') {
     const object: Record<string, unknown> = {};
     for (const sub of field.fields ?? []) {
-      const parsed = parseField(sub, form);
+      const parsed = parseField(sub, form, clock);
       if ('problem' in parsed) return { problem: `${sub.label}: ${parsed.problem}` };
       if (parsed.given && parsed.value !== undefined && parsed.value !== null)
         object[sub.name.slice(field.name.length + 1)] = parsed.value;
@@ -84,11 +72,28 @@ function parseField(field: FormField, form: PostedForm): Parsed {
       const n = Number(raw);
       return Number.isFinite(n) ? { value: n, given: true } : { problem: 'Enter a number.' };
     }
-    case 'datetime':
+    case 'datetime': {
       if (raw === '') return empty;
-      return /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(raw)
-        ? { value: `${raw.length === 16 ? `${raw}:00` : raw}.000Z`, given: true }
-        : { problem: 'Enter a date and time.' };
+      const utc = fromZoneLocal(raw, clock.zone);
+      return utc ? { value: utc, given: true } : { problem: 'Enter a date and a time.' };
+    }
+    case 'place': {
+      if (raw === '') return empty;
+      const n = Number(raw);
+      return Number.isInteger(n) && n >= 1
+        ? { value: n - 1, given: true }
+        : { problem: 'Enter 1 for the first place, 2 for the second…' };
+    }
+    case 'amount': {
+      if (raw === '') return empty;
+      const currency = field.currency ?? text(form, 'currency').trim().toUpperCase();
+      const minor = minorUnits(raw, currency || 'EUR');
+      return minor === undefined
+        ? {
+            problem: `Enter an amount such as 10 or 10.50, with at most ${minorDigits(currency || 'EUR')} digits after the point.`,
+          }
+        : { value: minor, given: true };
+    }
     case 'lines':
     case 'refs': {
       // One per line in a text box, or one per ticked box of a list of choices.
@@ -136,11 +141,12 @@ export function bodyFromForm(
   fields: FormField[],
   form: PostedForm,
   current?: Record<string, unknown>,
+  clock: SchoolClock = UTC_CLOCK,
 ): { body: Record<string, unknown>; problems: FieldProblem[] } {
   const body: Record<string, unknown> = {};
   const problems: FieldProblem[] = [];
   for (const field of fields) {
-    const parsed = parseField(field, form);
+    const parsed = parseField(field, form, clock);
     if ('problem' in parsed) {
       problems.push({ field: field.name, message: parsed.problem });
       continue;

@@ -1,7 +1,9 @@
 import { html, type SafeHtml } from '../../../text/html.ts';
 import { csrfField, errorSummary, type FieldProblem } from '../../shared/layout.ts';
-import { displayValue, majorUnits } from './form-values.ts';
+import { displayValue } from './form-values.ts';
+import { currencySymbol, majorUnits } from './money.ts';
 import type { FormField } from './schema-fields.ts';
+import { type SchoolClock, UTC_CLOCK, zoneWords } from './school-time.ts';
 
 export type FormState = {
   /** The values to show: what the object holds, or what was posted when the API refused it. */
@@ -12,6 +14,8 @@ export type FormState = {
   message?: string;
   /** Objects an id field may name, by id prefix, when there are few enough to list. */
   choices?: ReadonlyMap<string, readonly Choice[]>;
+  /** The school's zone and language: times are shown and typed in it. */
+  clock?: SchoolClock;
 };
 
 export type Choice = { id: string; label: string };
@@ -24,7 +28,8 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
     const value = state.posted?.[name];
     return Array.isArray(value) ? value[0] : value;
   };
-  const shown = state.posted ? (postedText(field.name) ?? '') : displayValue(field, state.values[field.name]);
+  const clock = state.clock ?? UTC_CLOCK;
+  const shown = state.posted ? (postedText(field.name) ?? '') : displayValue(field, state.values[field.name], clock);
   const common = html`id="${id}" name="${field.name}"${describedBy ? html` aria-describedby="${describedBy}"` : ''}${
     invalid ? html` aria-invalid="true"` : ''
   }${field.required && field.kind !== 'boolean' ? html` required` : ''}`;
@@ -52,7 +57,10 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
     case 'select':
       return html`<select ${common}>${field.required ? '' : html`<option value="">—</option>`}${(
         field.options ?? []
-      ).map((option) => html`<option${option === shown ? html` selected` : ''}>${option}</option>`)}</select>`;
+      ).map(
+        (option, i) =>
+          html`<option value="${option}"${option === shown ? html` selected` : ''}>${field.optionLabels?.[i] ?? option}</option>`,
+      )}</select>`;
     case 'money': {
       const money = state.values[field.name] as { amount?: number; currency?: string } | null | undefined;
       const currency = state.posted ? postedText(`${field.name}.currency`) : (money?.currency ?? '');
@@ -66,7 +74,11 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
       }${invalid ? html` aria-invalid="true"` : ''}> <input name="${field.name}.currency" value="${currency}" maxlength="3" size="4" aria-label="${field.label}: currency (EUR, USD …)" autocapitalize="characters"></span>`;
     }
     case 'datetime':
-      return html`<input type="datetime-local" ${common} value="${shown}">`;
+      return html`<span class="with-unit"><input type="datetime-local" ${common} value="${shown}"> <span class="unit">${zoneWords(clock.zone)}</span></span>`;
+    case 'place':
+      return html`<input type="number" min="1" step="1" ${common} value="${shown}">`;
+    case 'amount':
+      return html`<span class="with-unit">${field.currency ? html`<span class="unit">${currencySymbol(field.currency, clock.locale)}</span> ` : ''}<input inputmode="decimal" ${common} value="${shown}"></span>`;
     case 'color':
       return html`<input type="color" ${common} value="${shown || '#000000'}">`;
     case 'date':
@@ -80,9 +92,7 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
 
 const kindHint: Partial<Record<FormField['kind'], string>> = {
   lines: 'One per line.',
-  refs: 'One id per line.',
-  json: 'Written as JSON.',
-  datetime: 'In UTC.',
+  refs: 'One per line.',
 };
 
 /** Ids of other objects as a list of ticked names (the choices are few enough to list). */
@@ -166,7 +176,12 @@ function fieldBlock(field: FormField, state: FormState): SafeHtml {
     );
   }
   const problem = state.problems.find((p) => p.field === field.name || p.field.startsWith(`${field.name}.`));
-  const hint = [field.hint, field.markdown ? 'Markdown.' : kindHint[field.kind]]
+  const hint = [
+    field.hint,
+    field.markdown
+      ? 'Formatting: **bold**, *italic*, - for a list, [a link](https://example.com).'
+      : kindHint[field.kind],
+  ]
     .filter(Boolean)
     .map((h) => (/[.!?]$/.test(h as string) ? h : `${h}.`))
     .join(' ');

@@ -1,8 +1,10 @@
 import type { JsonSchema } from '../../../operations/tool-description.ts';
+import { fieldWords, valueLabel } from '../vocabulary/words.ts';
 
 /**
- * How the admin shows one input of an operation. Derived from the operation's own JSON schema, so a field added to an
- * API body appears in the admin's form without admin code, and the API stays the only judge of what is valid.
+ * How the admin shows one input of an operation. Its kind comes from the operation's own JSON schema, so a field
+ * added to an API body appears in the admin's form without admin code, and the API stays the only judge of what is
+ * valid; its label, hint and the words of its options come from the vocabulary (vocabulary/), never from the schema.
  */
 export type FieldKind =
   | 'text'
@@ -10,6 +12,10 @@ export type FieldKind =
   | 'url'
   | 'textarea'
   | 'number'
+  /** A place in an order, counted from 1 for people and from 0 by the API. */
+  | 'place'
+  /** An amount of money in minor units for the API, typed in major units (10 for €10). */
+  | 'amount'
   | 'boolean'
   | 'select'
   | 'datetime'
@@ -31,6 +37,10 @@ export type FormField = {
   /** Empty means null (clears the value) rather than "not given". */
   nullable: boolean;
   options?: string[];
+  /** The words shown for each option, in the same order. */
+  optionLabels?: string[];
+  /** For an `amount`: the currency it is in, when the page knows it (a refund: the order's). */
+  currency?: string;
   hint?: string;
   /** The schema's default, which an untouched create form leaves to the API. */
   defaultValue?: unknown;
@@ -65,12 +75,6 @@ const isSmallObject = (s: JsonSchema) => {
   );
 };
 
-export const labelOf = (name: string) => {
-  if (name === 'q') return 'Search';
-  const words = name.replace(/_id$/, '').replace(/_ids$/, 's').replace(/_/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
-
 const isNull = (s: JsonSchema) => s.type === 'null';
 const constOf = (s: JsonSchema): string | undefined =>
   typeof s.const === 'string' ? s.const : Array.isArray(s.enum) && s.enum.length === 1 ? String(s.enum[0]) : undefined;
@@ -84,6 +88,7 @@ const isMoney = (s: JsonSchema) => {
 function kindOf(
   name: string,
   schema: JsonSchema,
+  where: Where,
 ): Pick<FormField, 'kind' | 'nullable' | 'options' | 'prefix' | 'markdown' | 'fields'> {
   const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (alternatives) {
@@ -91,7 +96,7 @@ function kindOf(
     const nullable = rest.length < alternatives.length;
     const literals = rest.map(constOf);
     if (literals.every((l) => l !== undefined)) return { kind: 'select', nullable, options: literals as string[] };
-    if (rest.length === 1) return { ...kindOf(name, rest[0] as JsonSchema), nullable };
+    if (rest.length === 1) return { ...kindOf(name, rest[0] as JsonSchema, where), nullable };
     return { kind: 'json', nullable };
   }
   if (Array.isArray(schema.enum)) return { kind: 'select', nullable: false, options: schema.enum.map(String) };
@@ -111,6 +116,10 @@ function kindOf(
         : { kind: 'text', nullable: false };
     }
     case 'integer':
+      // The API counts places from 0 and keeps money in minor units; a person counts from 1 and types euros.
+      if (name === 'position') return { kind: 'place', nullable: false };
+      if (name === 'amount') return { kind: 'amount', nullable: false };
+      return { kind: 'number', nullable: false };
     case 'number':
       return { kind: 'number', nullable: false };
     case 'boolean':
@@ -120,8 +129,8 @@ function kindOf(
       const prefix = idPrefix(items);
       if (prefix) return { kind: 'refs', nullable: false, prefix };
       if (isSmallObject(items) && Object.values(items.properties as object).every((p) => p.type === 'string'))
-        return { kind: 'rows', nullable: false, fields: formFields(items) };
-      const itemKind = kindOf(name, items).kind;
+        return { kind: 'rows', nullable: false, fields: formFields(items, undefined, where) };
+      const itemKind = kindOf(name, items, where).kind;
       return { kind: itemKind === 'text' || itemKind === 'select' ? 'lines' : 'json', nullable: false };
     }
     case 'object':
@@ -130,7 +139,11 @@ function kindOf(
         return {
           kind: 'group',
           nullable: false,
-          fields: formFields(schema).map((f) => ({ ...f, name: `${name}.${f.name}`, required: false })),
+          fields: formFields(schema, undefined, where).map((f) => ({
+            ...f,
+            name: `${name}.${f.name}`,
+            required: false,
+          })),
         };
       return { kind: 'json', nullable: false };
     default:
@@ -138,18 +151,27 @@ function kindOf(
   }
 }
 
-/** The form fields of an object schema (an operation's body), in the schema's order. */
-export function formFields(schema: JsonSchema | undefined, only?: readonly string[]): FormField[] {
+/** What a field is shown on, most particular first: the operation, then the admin resource (for the vocabulary). */
+export type Where = readonly (string | undefined)[];
+
+/** The form fields of an object schema (an operation's body), in the schema's order, in the vocabulary's words. */
+export function formFields(schema: JsonSchema | undefined, only?: readonly string[], where: Where = []): FormField[] {
   const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema?.required ?? []) as string[]);
   return Object.entries(properties)
     .filter(([name]) => !only || only.includes(name))
-    .map(([name, property]) => ({
-      name,
-      label: labelOf(name),
-      required: required.has(name),
-      ...kindOf(name, property),
-      ...(typeof property.description === 'string' ? { hint: property.description } : {}),
-      ...('default' in property ? { defaultValue: property.default } : {}),
-    }));
+    .map(([name, property]) => {
+      const words = fieldWords(name, where);
+      const kind = kindOf(name, property, where);
+      const resource = where[where.length - 1];
+      return {
+        name,
+        label: words?.label ?? name.replaceAll('_', ' '),
+        required: required.has(name),
+        ...kind,
+        ...(kind.options ? { optionLabels: kind.options.map((o) => valueLabel(o, name, resource)) } : {}),
+        ...(words?.hint ? { hint: words.hint } : {}),
+        ...('default' in property ? { defaultValue: property.default } : {}),
+      };
+    });
 }
