@@ -44,7 +44,7 @@ for (const engine of engines) {
     };
     const published = async (body: Record<string, unknown>) => {
       const course = await create(body);
-      return publishWithALesson<Course>(staff, course.id);
+      return (await publishWithALesson<Course>(staff, course.id)).body;
     };
 
     test('create makes a draft with a slug from the title; get by id and by slug', async () => {
@@ -120,7 +120,10 @@ for (const engine of engines) {
         await staff.post<{ id: string }>(`/api/v1/sections/${section.id}/lessons`, { title: 'Read me', body: 'Hi.' })
       ).body;
       const empty = (
-        await staff.post<{ id: string }>(`/api/v1/sections/${section.id}/lessons`, { title: 'Empty video', type: 'video' })
+        await staff.post<{ id: string }>(`/api/v1/sections/${section.id}/lessons`, {
+          title: 'Empty video',
+          type: 'video',
+        })
       ).body;
       const statuses = async () => ({
         course: (await staff.get<Course>(`/api/v1/courses/${course.id}`)).body.status,
@@ -349,9 +352,11 @@ for (const engine of engines) {
         for (let round = 0; round < 10; round++) {
           const course = (await api.post<Course>('/api/v1/courses', { title: `Race ${round}` })).body;
           // Something to learn, published, so that publishing the course may succeed.
-          const section = (await api.post<{ id: string }>(`/api/v1/courses/${course.id}/sections`, { title: 'S' })).body;
-          const lesson = (await api.post<{ id: string }>(`/api/v1/sections/${section.id}/lessons`, { title: 'L', body: 'b' }))
+          const section = (await api.post<{ id: string }>(`/api/v1/courses/${course.id}/sections`, { title: 'S' }))
             .body;
+          const lesson = (
+            await api.post<{ id: string }>(`/api/v1/sections/${section.id}/lessons`, { title: 'L', body: 'b' })
+          ).body;
           await api.post(`/api/v1/lessons/${lesson.id}/publish`);
           await api.post(`/api/v1/sections/${section.id}/publish`);
           const [deleted, published] = await Promise.all([

@@ -90,12 +90,8 @@ export function courseRoutes(fastify: FastifyInstance, service: CoursesService) 
   });
 
   for (const [action, operationId, summary] of [
-    ['publish', 'publishCourse', 'Publish a course (it needs a title and a published lesson in a published section)'],
-    [
-      'publish-with-contents',
-      'publishCourseWithContents',
-      'Publish a course with its draft sections and lessons, in one step (each lesson needs its content)',
-    ],
+    ['publish', 'publishCourse', 'Publish a course (it needs a title and a published lesson)'],
+    ['publish-with-contents', 'publishCourseWithContents', 'Publish a course with its draft sections and lessons'],
     ['unpublish', 'unpublishCourse', 'Return a published course to draft'],
     ['archive', 'archiveCourse', 'Archive a course (hidden from the catalog; enrolled students keep access)'],
   ] as const) {

@@ -20,7 +20,9 @@ export function curriculumPublishing(store: CurriculumStore) {
       const lessons = await store.listCourseLessons(trx, courseId, 'draft');
       const missing = lessons.flatMap((lesson) => {
         const problem = contentProblem(lesson);
-        return problem ? [{ field: `lessons.${lesson.id}`, code: 'no_content', message: `“${lesson.title}”: ${problem}` }] : [];
+        return problem
+          ? [{ field: `lessons.${lesson.id}`, code: 'no_content', message: `“${lesson.title}”: ${problem}` }]
+          : [];
       });
       if (missing.length) throw errors.lessonsWithoutContent(missing);
       await store.publishCourseDrafts(trx, courseId, at);

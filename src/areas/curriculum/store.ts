@@ -129,8 +129,18 @@ export function curriculumStore() {
     /** Publishes every draft section and lesson of a course. */
     publishCourseDrafts: async (ex: Executor, courseId: string, at: string) => {
       const changes = { status: 'published' as const, updated_at: at };
-      await ex.updateTable('sections').set(changes).where('course_id', '=', courseId).where('status', '=', 'draft').execute();
-      await ex.updateTable('lessons').set(changes).where('course_id', '=', courseId).where('status', '=', 'draft').execute();
+      await ex
+        .updateTable('sections')
+        .set(changes)
+        .where('course_id', '=', courseId)
+        .where('status', '=', 'draft')
+        .execute();
+      await ex
+        .updateTable('lessons')
+        .set(changes)
+        .where('course_id', '=', courseId)
+        .where('status', '=', 'draft')
+        .execute();
     },
 
     setLessonPosition: async (ex: Executor, id: string, position: number, at: string) => {
