@@ -35,6 +35,7 @@ import { coursesInEveryPlan } from './courses/in-every-plan.ts';
 import { courseRoutes } from './courses/routes.ts';
 import { coursesService } from './courses/service.ts';
 import { coursesStore } from './courses/store.ts';
+import { curriculumPublishing } from './curriculum/publishing.ts';
 import { curriculumRoutes } from './curriculum/routes.ts';
 import { curriculumService } from './curriculum/service.ts';
 import { curriculumStore } from './curriculum/store.ts';
@@ -198,6 +199,7 @@ export function buildAreas(
     onStatusChange: membershipPlans.courseStatusChanged,
     storage,
     enrollments: enrollmentRows,
+    contents: curriculumPublishing(curriculumStore()),
     references: refs,
   });
   // Comments point at posts and lessons by id: deleting either deletes its comments, in the same transaction.

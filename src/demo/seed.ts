@@ -382,9 +382,7 @@ async function createCourse(
   }
   if (!course.draft) {
     clock.set(createdMs + DAY_MS);
-    for (const lesson of lessons) await s.curriculum.publishLesson(lesson.id);
-    for (const sectionId of sectionIds) await s.curriculum.publishSection(sectionId);
-    await s.courses.publish(id);
+    await s.courses.publishWithContents(id);
   }
   return { id, lessons };
 }

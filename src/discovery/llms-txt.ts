@@ -86,7 +86,9 @@ export function llmsTxt(data: LlmsTxtData): string {
     const facts = [
       course.subtitle,
       price(course, locale),
-      size ? `${size.lessons} lessons${size.duration_s ? `, ${formatDuration(size.duration_s)}` : ''}` : '',
+      size
+        ? `${size.lessons} lesson${size.lessons === 1 ? '' : 's'}${size.duration_s ? `, ${formatDuration(size.duration_s)}` : ''}`
+        : '',
       `API ${base}/api/v1/courses/${course.id}`,
     ].filter(Boolean);
     lines.push(link(course.title, `${base}/courses/${course.slug}`, facts.join(' · ')));

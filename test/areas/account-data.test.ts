@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { publishWithALesson } from '../support/course-content.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { linkIn } from '../support/smtp.ts';
@@ -36,7 +37,7 @@ for (const engine of engines) {
       owner = people.owner;
       staff = apiClient(
         server.url,
-        await tokenFor(server, people.staff, 'orders:read courses:read courses:write students:read'),
+        await tokenFor(server, people.staff, 'orders:read courses:read courses:write curriculum:write students:read'),
       );
     });
     after(() => server.close());
@@ -57,7 +58,7 @@ for (const engine of engines) {
         await staff.post('/api/v1/courses', { title: `Course ${Math.random().toString(36).slice(2, 8)}` }),
         201,
       );
-      ok(await staff.post(`/api/v1/courses/${made.id}/publish`));
+      ok(await publishWithALesson(staff, made.id));
       return made;
     };
 

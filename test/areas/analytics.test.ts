@@ -12,6 +12,7 @@ import {
   schoolWithPeople,
   tokenFor,
 } from '../support/api.ts';
+import { publishWithALesson } from '../support/course-content.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { csrfOf, WebClient } from '../support/web-client.ts';
@@ -810,14 +811,14 @@ for (const engine of engines) {
       const people = await schoolWithPeople(server);
       const staff = apiClient(
         server.url,
-        await tokenFor(server, people.staff, 'analytics:read orders:read courses:write courses:read'),
+        await tokenFor(server, people.staff, 'analytics:read orders:read courses:write courses:read curriculum:write'),
       );
       const buyers = [people.student, await createUser(server, 'student', 'Bea Buyer')];
       const course = ok<{ id: string; slug: string }>(
         await staff.post('/api/v1/courses', { title: 'Ink wash', price: { amount: 3000, currency: 'EUR' } }),
         201,
       );
-      ok(await staff.post(`/api/v1/courses/${course.id}/publish`));
+      ok(await publishWithALesson(staff, course.id));
       const signedIn = async (person: Person) => {
         const web = new WebClient(server.url);
         const response = await web.submit('/signin', '/signin', { email: person.email, password: person.password });

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/db/ids.ts';
 import type { CommentsTable } from '../../src/db/tables.ts';
 import { apiClient, listAll, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { publishWithALesson } from '../support/course-content.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { WebClient } from '../support/web-client.ts';
@@ -38,7 +39,11 @@ for (const engine of engines) {
       staffPerson = people.staff;
       staff = apiClient(
         server.url,
-        await tokenFor(server, people.staff, 'comments:read posts:read posts:write courses:read courses:write'),
+        await tokenFor(
+          server,
+          people.staff,
+          'comments:read posts:read posts:write courses:read courses:write curriculum:write',
+        ),
       );
       studentApi = apiClient(server.url, await tokenFor(server, student, 'comments:read'));
       otherScope = apiClient(server.url, await tokenFor(server, people.staff, 'posts:read'));
@@ -156,7 +161,7 @@ for (const engine of engines) {
 
     test('lesson comments follow the lesson: previews for anyone, the rest for the enrolled and staff', async () => {
       const course = await staff.post<{ id: string }>('/api/v1/courses', { title: 'Commented Course' });
-      await staff.post(`/api/v1/courses/${course.body.id}/publish`);
+      await publishWithALesson(staff, course.body.id);
       const at = new Date().toISOString();
       const sectionId = newId('sec');
       await server.database.db

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newId } from '../../src/db/ids.ts';
 import { apiClient, listAll, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { CONTENT_SCOPES, publishWithALesson } from '../support/course-content.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { paginatesLikeEveryList, seenOnlyBy } from '../support/shared-examples.ts';
@@ -23,12 +24,14 @@ for (const engine of engines) {
     let studentApi: ReturnType<typeof apiClient>;
     let anonymous: ReturnType<typeof apiClient>;
     let student: Person;
+    let staffPerson: Person;
 
     before(async () => {
       server = await startTestServer(engine);
       const people = await schoolWithPeople(server);
       student = people.student;
-      staff = apiClient(server.url, await tokenFor(server, people.staff, 'courses:read courses:write'));
+      staffPerson = people.staff;
+      staff = apiClient(server.url, await tokenFor(server, people.staff, `courses:read ${CONTENT_SCOPES}`));
       studentApi = apiClient(server.url, await tokenFor(server, student, 'courses:read courses:write'));
       anonymous = apiClient(server.url);
     });
@@ -41,9 +44,7 @@ for (const engine of engines) {
     };
     const published = async (body: Record<string, unknown>) => {
       const course = await create(body);
-      const response = await staff.post<Course>(`/api/v1/courses/${course.id}/publish`);
-      assert.equal(response.status, 200);
-      return response.body;
+      return (await publishWithALesson<Course>(staff, course.id)).body;
     };
 
     test('create makes a draft with a slug from the title; get by id and by slug', async () => {
@@ -74,7 +75,7 @@ for (const engine of engines) {
       const untitled = await create({ title: '' });
       const refused = await staff.post(`/api/v1/courses/${untitled.id}/publish`);
       assert.equal(refused.status, 409);
-      assert.match(String(refused.body.error_description), /needs a title.*PATCH/);
+      assert.match(String(refused.body.error_description), /needs a title/);
 
       const course = await published({ title: 'Publish Me' });
       assert.equal(course.status, 'published');
@@ -90,6 +91,82 @@ for (const engine of engines) {
       assert.equal((await staff.delete(`/api/v1/courses/${draft.id}`)).status, 204);
       assert.equal((await staff.get(`/api/v1/courses/${draft.id}`)).status, 404);
       assert.equal((await staff.delete(`/api/v1/courses/${draft.id}`)).status, 404);
+    });
+
+    test('a course with no published lesson is not published, and says why', async () => {
+      const course = await create({ title: 'Nothing Yet' });
+      const empty = await staff.post(`/api/v1/courses/${course.id}/publish`);
+      assert.equal(empty.status, 409);
+      assert.deepEqual(Object.keys(empty.body).sort(), ['error', 'error_description']);
+      assert.equal(empty.body.error, 'conflict');
+      assert.match(String(empty.body.error_description), /at least one published lesson/);
+      // A published lesson in a draft section is not seen by a student, so it does not count either.
+      const section = await staff.post<{ id: string }>(`/api/v1/courses/${course.id}/sections`, { title: 'One' });
+      const lesson = await staff.post<{ id: string }>(`/api/v1/sections/${section.body.id}/lessons`, {
+        title: 'Only',
+        body: 'Text.',
+      });
+      assert.equal((await staff.post(`/api/v1/lessons/${lesson.body.id}/publish`)).status, 200);
+      assert.equal((await staff.post(`/api/v1/courses/${course.id}/publish`)).status, 409);
+      assert.equal((await staff.get<Course>(`/api/v1/courses/${course.id}`)).body.status, 'draft');
+      assert.equal((await staff.post(`/api/v1/sections/${section.body.id}/publish`)).status, 200);
+      assert.equal((await staff.post<Course>(`/api/v1/courses/${course.id}/publish`)).body.status, 'published');
+    });
+
+    test('publish-with-contents publishes the course, its sections and lessons in one step, or nothing', async () => {
+      const course = await create({ title: 'All At Once' });
+      const section = (await staff.post<{ id: string }>(`/api/v1/courses/${course.id}/sections`, { title: 'A' })).body;
+      const lesson = (
+        await staff.post<{ id: string }>(`/api/v1/sections/${section.id}/lessons`, { title: 'Read me', body: 'Hi.' })
+      ).body;
+      const empty = (
+        await staff.post<{ id: string }>(`/api/v1/sections/${section.id}/lessons`, {
+          title: 'Empty video',
+          type: 'video',
+        })
+      ).body;
+      const statuses = async () => ({
+        course: (await staff.get<Course>(`/api/v1/courses/${course.id}`)).body.status,
+        section: (await staff.get<Course>(`/api/v1/sections/${section.id}`)).body.status,
+        lessons: (await staff.get<{ data: Course[] }>(`/api/v1/sections/${section.id}/lessons`)).body.data.map(
+          (l) => l.status,
+        ),
+      });
+
+      const refused = await staff.post(`/api/v1/courses/${course.id}/publish-with-contents`);
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.error, 'invalid_request');
+      assert.match(String(refused.body.error_description), /One lesson has no content yet/);
+      const fields = refused.body.errors as { field: string; code: string; message: string }[];
+      assert.deepEqual(
+        fields.map((f) => [f.field, f.code]),
+        [[`lessons.${empty.id}`, 'no_content']],
+      );
+      assert.match(fields[0]?.message ?? '', /“Empty video”: A video lesson needs/);
+      assert.deepEqual(await statuses(), { course: 'draft', section: 'draft', lessons: ['draft', 'draft'] });
+
+      assert.equal((await staff.delete(`/api/v1/lessons/${empty.id}`)).status, 204);
+      const done = await staff.post<Course>(`/api/v1/courses/${course.id}/publish-with-contents`);
+      assert.equal(done.status, 200, JSON.stringify(done.body));
+      assert.equal(done.body.status, 'published');
+      assert.deepEqual(await statuses(), { course: 'published', section: 'published', lessons: ['published'] });
+      assert.equal((await anonymous.get(`/api/v1/lessons/${lesson.id}`)).status, 200);
+
+      // Published already: what was added since as a draft goes out with the same button.
+      const later = (await staff.post<{ id: string }>(`/api/v1/courses/${course.id}/sections`, { title: 'B' })).body;
+      assert.equal((await staff.post(`/api/v1/courses/${course.id}/publish-with-contents`)).status, 200);
+      assert.equal((await staff.get<Course>(`/api/v1/sections/${later.id}`)).body.status, 'published');
+    });
+
+    test('publish-with-contents needs courses:write', async () => {
+      const course = await create({ title: 'Guarded' });
+      const readOnly = apiClient(server.url, await tokenFor(server, staffPerson, 'courses:read curriculum:write'));
+      for (const caller of [readOnly, anonymous, studentApi]) {
+        const refused = await caller.post(`/api/v1/courses/${course.id}/publish-with-contents`);
+        assert.equal(refused.status, 403, JSON.stringify(refused.body));
+        assert.equal(refused.body.error, 'insufficient_scope');
+      }
+      assert.equal((await staff.get<Course>(`/api/v1/courses/${course.id}`)).body.status, 'draft');
     });
 
     test('validation: unknown field, wrong type, too long, bad id, unknown lecturer', async () => {
@@ -196,7 +273,7 @@ for (const engine of engines) {
         remove: (id) => staff.delete(`/api/v1/courses/${id}`),
       });
       const [newest] = await listAll<Course>(staff, query);
-      await staff.post(`/api/v1/courses/${newest?.id}/publish`);
+      await publishWithALesson(staff, String(newest?.id));
       assert.deepEqual(
         (await listAll<Course>(staff, `${query}&status=draft`)).map((c) => c.title),
         [`${tag} 2`, `${tag} 1`, `${tag} 0`],
@@ -271,9 +348,17 @@ for (const engine of engines) {
       const server = await startTestServer(engine);
       try {
         const { staff } = await schoolWithPeople(server);
-        const api = apiClient(server.url, await tokenFor(server, staff, 'courses:read courses:write'));
+        const api = apiClient(server.url, await tokenFor(server, staff, `courses:read ${CONTENT_SCOPES}`));
         for (let round = 0; round < 10; round++) {
           const course = (await api.post<Course>('/api/v1/courses', { title: `Race ${round}` })).body;
+          // Something to learn, published, so that publishing the course may succeed.
+          const section = (await api.post<{ id: string }>(`/api/v1/courses/${course.id}/sections`, { title: 'S' }))
+            .body;
+          const lesson = (
+            await api.post<{ id: string }>(`/api/v1/sections/${section.id}/lessons`, { title: 'L', body: 'b' })
+          ).body;
+          await api.post(`/api/v1/lessons/${lesson.id}/publish`);
+          await api.post(`/api/v1/sections/${section.id}/publish`);
           const [deleted, published] = await Promise.all([
             api.delete(`/api/v1/courses/${course.id}`),
             api.post<Course>(`/api/v1/courses/${course.id}/publish`),

@@ -9,6 +9,7 @@ import {
   schoolWithPeople,
   tokenFor,
 } from '../support/api.ts';
+import { publishWithALesson } from '../support/course-content.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { csrfOf, signedInClient, WebClient } from '../support/web-client.ts';
@@ -34,7 +35,7 @@ type Order = {
 type Started = { order: Order; payment_url: string | null };
 
 const HOUR_MS = 3_600_000;
-const STAFF_SCOPES = 'orders:read courses:read courses:write students:read school:read';
+const STAFF_SCOPES = 'orders:read courses:read courses:write curriculum:write students:read school:read';
 const BUYER_SCOPES = 'orders:read account:read account:write students:read';
 
 const ok = <T>(response: { status: number; body: unknown }, status = 200) => {
@@ -82,7 +83,7 @@ for (const engine of engines) {
         }),
         201,
       );
-      ok(await staff.post(`/api/v1/courses/${made.id}/publish`));
+      ok(await publishWithALesson(staff, made.id));
       return made;
     };
     const enrollmentOf = async (person: Person, courseId: string) =>
@@ -427,7 +428,10 @@ for (const engine of engines) {
       server = await startTestServer(engine);
       const people = await schoolWithPeople(server);
       buyer = people.student;
-      staff = apiClient(server.url, await tokenFor(server, people.staff, 'courses:read courses:write'));
+      staff = apiClient(
+        server.url,
+        await tokenFor(server, people.staff, 'courses:read courses:write curriculum:write'),
+      );
     });
     after(() => server.close());
 
@@ -436,7 +440,7 @@ for (const engine of engines) {
         await staff.post('/api/v1/courses', { title: 'Paid thing', price: { amount: 900, currency: 'EUR' } }),
         201,
       );
-      ok(await staff.post(`/api/v1/courses/${made.id}/publish`));
+      ok(await publishWithALesson(staff, made.id));
       const api = apiClient(server.url, await tokenFor(server, buyer, 'account:write account:read orders:read'));
       const refused = await api.post('/api/v1/account/orders', { item: { type: 'course', key: made.slug } });
       assert.equal(refused.status, 409);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { publishWithALesson } from '../support/course-content.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { linkIn, startSmtpServer } from '../support/smtp.ts';
@@ -17,7 +18,10 @@ for (const engine of engines) {
       smtp = await startSmtpServer();
       server = await startTestServer(engine, { SMTP_URL: smtp.url });
       const people = await schoolWithPeople(server);
-      staff = apiClient(server.url, await tokenFor(server, people.staff, 'students:write students:read courses:write'));
+      staff = apiClient(
+        server.url,
+        await tokenFor(server, people.staff, 'students:write students:read courses:write curriculum:write'),
+      );
     });
     after(async () => {
       await server.close();
@@ -33,7 +37,7 @@ for (const engine of engines) {
 
     test('a new student is invited with a set-password link; enrolling them sends a confirmation', async () => {
       const course = await staff.post<{ id: string; slug: string }>('/api/v1/courses', { title: 'Inks' });
-      assert.equal((await staff.post(`/api/v1/courses/${course.body.id}/publish`)).status, 200);
+      assert.equal((await publishWithALesson(staff, course.body.id)).status, 200);
       let seen = smtp.received.length;
       const created = await staff.post<{ id: string }>('/api/v1/students', { email: 'ina@learners.test', name: 'Ina' });
       assert.equal(created.status, 201, JSON.stringify(created.body));

@@ -6,6 +6,7 @@ import { catalogStore } from '../../src/discovery/catalog-store.ts';
 import { discoveryDocuments } from '../../src/discovery/documents.ts';
 import { LLMS_TXT_LIMIT } from '../../src/discovery/llms-txt.ts';
 import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { publishWithALesson } from '../support/course-content.ts';
 import { engines } from '../support/databases.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -76,15 +77,18 @@ for (const engine of engines) {
       });
       const course = async (body: Record<string, unknown>, publish = true) => {
         const created = (await staff.post<Course>('/api/v1/courses', body)).body;
-        if (publish) await staff.post(`/api/v1/courses/${created.id}/publish`);
+        if (publish) await publishWithALesson(staff, created.id);
         return created;
       };
-      painting = await course({
-        title: 'Oil Painting',
-        subtitle: 'Colour | light',
-        description: 'Paint with oils.\nFrom the first stroke.',
-        price: { amount: 4900, currency: 'EUR' },
-      });
+      painting = await course(
+        {
+          title: 'Oil Painting',
+          subtitle: 'Colour | light',
+          description: 'Paint with oils.\nFrom the first stroke.',
+          price: { amount: 4900, currency: 'EUR' },
+        },
+        false,
+      );
       free = await course({ title: 'Free Sketching' });
       hidden.push(await course({ title: 'Draft Course', price: { amount: 100, currency: 'EUR' } }, false));
       hidden.push(
@@ -110,6 +114,8 @@ for (const engine of engines) {
         const done = await staff.post(`/api/v1/lessons/${lesson.id}/publish`);
         assert.equal(done.status, 200, JSON.stringify(done.body));
       }
+      const onSale = await staff.post(`/api/v1/courses/${painting.id}/publish`);
+      assert.equal(onSale.status, 200, JSON.stringify(onSale.body));
       const post = (await staff.post<{ id: string }>('/api/v1/posts', { title: 'Hello world', excerpt: 'First post' }))
         .body;
       await staff.post(`/api/v1/posts/${post.id}/publish`);
@@ -149,7 +155,7 @@ for (const engine of engines) {
       );
       assert.ok(
         text.includes(
-          `- [Free Sketching](${server.url}/courses/free-sketching): free · API ${server.url}/api/v1/courses/${free.id}`,
+          `- [Free Sketching](${server.url}/courses/free-sketching): free · 1 lesson · API ${server.url}/api/v1/courses/${free.id}`,
         ),
       );
       for (const course of hidden) assert.ok(!text.includes(course.title), course.title);
@@ -171,7 +177,7 @@ for (const engine of engines) {
       }
       const renamed = (await staff.post<Course>('/api/v1/courses', { title: 'Fresh Course', slug: 'fresh-course' }))
         .body;
-      await staff.post(`/api/v1/courses/${renamed.id}/publish`);
+      await publishWithALesson(staff, renamed.id);
       assert.ok((await fetchText('/llms.txt')).text.includes(`- [Fresh Course](${server.url}/courses/fresh-course)`));
       await staff.post(`/api/v1/courses/${renamed.id}/archive`);
     });
@@ -197,7 +203,7 @@ for (const engine of engines) {
           `| Oil Painting | €49.00 | 2 | 35 min | lifetime | ${server.url}/api/v1/courses/${painting.id} |`,
         ),
       );
-      assert.ok(text.includes(`| Free Sketching | free | 0 | — | lifetime |`));
+      assert.ok(text.includes(`| Free Sketching | free | 1 | — | lifetime |`));
       for (const course of hidden) assert.ok(!text.includes(course.title), course.title);
       assert.match(text, /## Membership plans\n\nThe school offers no membership plans\./);
       assert.match(text, /## Digital products\n\nThe school offers no digital products\./);
@@ -222,7 +228,7 @@ for (const engine of engines) {
       assert.notEqual(repriced.headers.get('etag'), etag);
       assert.ok(repriced.text.includes('| Oil Painting | €59.00 |'));
       const published = (await staff.post<Course>('/api/v1/courses', { title: 'Brand New' })).body;
-      await staff.post(`/api/v1/courses/${published.id}/publish`);
+      await publishWithALesson(staff, published.id);
       assert.ok((await fetchText('/llms.txt')).text.includes('[Brand New]'));
       assert.ok((await fetchText('/pricing.md')).text.includes('| Brand New | free |'));
     });

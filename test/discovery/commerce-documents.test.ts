@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { publishWithALesson } from '../support/course-content.ts';
 import { engines } from '../support/databases.ts';
 import { pdf } from '../support/files.ts';
 import { legacyClient } from '../support/mcp.ts';
@@ -26,11 +27,11 @@ for (const engine of engines) {
       const token = await tokenFor(
         server,
         person,
-        'membership_plans:write digital_products:write courses:write storage:write',
+        'membership_plans:write digital_products:write courses:write curriculum:write storage:write',
       );
       const staff = apiClient(server.url, token);
       const course = ok<{ id: string }>(await staff.post('/api/v1/courses', { title: 'Studio Drawing' }), 201);
-      ok(await staff.post(`/api/v1/courses/${course.id}/publish`));
+      ok(await publishWithALesson(staff, course.id));
       plan = ok(
         await staff.post('/api/v1/membership-plans', {
           name: 'Studio Pass',

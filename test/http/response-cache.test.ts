@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { responseCache } from '../../src/http/response-cache.ts';
 import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { publishWithALesson } from '../support/course-content.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 test('entries expire after the TTL and clear() drops only its area', () => {
@@ -46,14 +47,14 @@ describe('the catalog list micro-cache', () => {
   before(async () => {
     server = await startTestServer('sqlite', { LIST_CACHE_MS: '60000' });
     const people = await schoolWithPeople(server);
-    staff = apiClient(server.url, await tokenFor(server, people.staff, 'courses:read courses:write'));
+    staff = apiClient(server.url, await tokenFor(server, people.staff, 'courses:read courses:write curriculum:write'));
     student = apiClient(server.url, await tokenFor(server, people.student, 'courses:read'));
   });
   after(() => server.close());
 
   test('shared views are served from the cache; a write clears it at once; students are never cached', async () => {
     const created = await staff.post<{ id: string }>('/api/v1/courses', { title: 'Cached One' });
-    await staff.post(`/api/v1/courses/${created.body.id}/publish`);
+    await publishWithALesson(staff, created.body.id);
     const first = await anonymous().get<{ data: { title: string }[] }>('/api/v1/courses');
     assert.equal(first.headers.get('x-cache'), null);
     const second = await anonymous().get<{ data: { title: string }[] }>('/api/v1/courses');

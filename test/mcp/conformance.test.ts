@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { runNodeCli } from '../support/cli.ts';
+import { publishWithALesson } from '../support/course-content.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const require = createRequire(import.meta.url);
@@ -21,9 +22,9 @@ describe('the MCP conformance suite (@modelcontextprotocol/conformance)', () => 
   before(async () => {
     server = await startTestServer('sqlite');
     const { staff } = await schoolWithPeople(server);
-    const api = apiClient(server.url, await tokenFor(server, staff, 'courses:write'));
+    const api = apiClient(server.url, await tokenFor(server, staff, 'courses:write curriculum:write'));
     const course = (await api.post<{ id: string }>('/api/v1/courses', { title: 'Conformance course' })).body;
-    await api.post(`/api/v1/courses/${course.id}/publish`);
+    await publishWithALesson(api, course.id);
   });
   after(() => server.close());
 

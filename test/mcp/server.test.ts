@@ -4,6 +4,7 @@ import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { DEFAULT_TOOLS } from '../../src/mcp/server.ts';
 import { apiClient, createUser, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { publishWithALesson } from '../support/course-content.ts';
 import { engines } from '../support/databases.ts';
 import { legacyClient, mcpPost, modernClient, resultJson, toolCall } from '../support/mcp.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -84,7 +85,6 @@ for (const engine of engines) {
       );
       const create = async (title: string) => (await staffApi.post<Course>('/api/v1/courses', { title })).body;
       published = await create('Astronomy for Beginners');
-      await staffApi.post(`/api/v1/courses/${published.id}/publish`);
       draft = await create('Astronomy Secrets (draft)');
       const section = (
         await staffApi.post<{ id: string }>(`/api/v1/courses/${published.id}/sections`, { title: 'Sky' })
@@ -103,6 +103,7 @@ for (const engine of engines) {
       };
       previewId = await lesson('The Moon', true);
       lockedId = await lesson('Jupiter', false);
+      await staffApi.post(`/api/v1/courses/${published.id}/publish`);
     });
     after(() => server.close());
 
@@ -480,7 +481,7 @@ for (const engine of engines) {
       assert.equal(hit.json().id, 'second');
       assert.deepEqual((hit.json().result as { structuredContent: { data: unknown[] } }).structuredContent.data, []);
       const course = (await staffApi.post<Course>('/api/v1/courses', { title: 'Micro Course' })).body;
-      await staffApi.post(`/api/v1/courses/${course.id}/publish`);
+      await publishWithALesson(staffApi, course.id);
       const fresh = await search(3);
       assert.equal(fresh.headers.get('x-cache'), null, 'the write cleared it');
       const found = (fresh.json().result as { structuredContent: { data: Course[] } }).structuredContent.data;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Stripe from 'stripe';
 import { apiClient, listAll, type Person, schoolWithPeople, tokenFor } from '../support/api.ts';
+import { publishWithALesson } from '../support/course-content.ts';
 import { engines } from '../support/databases.ts';
 import { deliver, type FakeStripe, type Obj, signed, startFakeStripe } from '../support/fake-stripe.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -20,7 +21,7 @@ type Order = {
 type Started = { order: Order; payment_url: string | null };
 
 const SECRET = 'whsec_school_endpoint';
-const STAFF_SCOPES = 'orders:read courses:read courses:write students:read';
+const STAFF_SCOPES = 'orders:read courses:read courses:write curriculum:write students:read';
 const BUYER_SCOPES = 'orders:read account:read account:write';
 
 const ok = <T>(response: { status: number; body: unknown }, status = 200) => {
@@ -74,7 +75,7 @@ for (const engine of engines) {
         }),
         201,
       );
-      ok(await staff.post(`/api/v1/courses/${made.id}/publish`));
+      ok(await publishWithALesson(staff, made.id));
       return made;
     };
     const enrollmentOf = async (courseId: string) =>

@@ -79,7 +79,6 @@ for (const engine of engines) {
       /** A published course with one published section holding a published video lesson of `video`. */
       const courseWithVideo = async (visibility: string, lessonBody: Record<string, unknown> = {}) => {
         const course = ok<{ id: string }>(await staff.post('/api/v1/courses', { title: 'Filmed', visibility }), 201);
-        ok(await staff.post(`/api/v1/courses/${course.id}/publish`));
         const section = ok<{ id: string }>(
           await staff.post(`/api/v1/courses/${course.id}/sections`, { title: 'Part 1' }),
           201,
@@ -95,6 +94,7 @@ for (const engine of engines) {
           201,
         );
         ok(await staff.post(`/api/v1/lessons/${lesson.id}/publish`), 200);
+        ok(await staff.post(`/api/v1/courses/${course.id}/publish`));
         return { course, lesson };
       };
       const enroll = (courseId: string, person: Person) =>

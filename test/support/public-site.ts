@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Course } from '../../src/areas/courses/schema.ts';
 import { newId } from '../../src/db/ids.ts';
 import { apiClient, type Person, schoolWithPeople, tokenFor } from './api.ts';
+import { publishWithALesson } from './course-content.ts';
 import type { TestServer } from './server.ts';
 
 const SCOPES =
@@ -34,7 +35,7 @@ export async function publicSiteSchool(server: TestServer) {
 
   const course = async (body: Record<string, unknown>, publish = true) => {
     const created = await ok(staff.post<Course>('/api/v1/courses', body));
-    return publish ? ok(staff.post<Course>(`/api/v1/courses/${created.id}/publish`)) : created;
+    return publish ? ok(publishWithALesson<Course>(staff, created.id)) : created;
   };
   const oil = await course({
     title: 'Oil Painting',
@@ -44,7 +45,10 @@ export async function publicSiteSchool(server: TestServer) {
     cover_url: 'https://images.school.test/oil.jpg',
     lecturer_ids: [ada.id, gone.id],
   });
-  const sketching = await course({ title: 'Free Sketching', description: 'Pencils only.', lecturer_ids: [ada.id] });
+  const sketching = await course(
+    { title: 'Free Sketching', description: 'Pencils only.', lecturer_ids: [ada.id] },
+    false,
+  );
   const closed = await course({ title: 'Closed Course', enrollment_open: false });
   const unlisted = await course({ title: 'Unlisted Course', visibility: 'unlisted' });
   const hidden = await course({ title: 'Private Course', visibility: 'private' });
@@ -68,6 +72,7 @@ export async function publicSiteSchool(server: TestServer) {
   const preview = await lesson('Holding the pencil', true);
   const locked = await lesson('Shading', false);
   const draftLesson = await lesson('Unfinished lesson', true, false);
+  await ok(staff.post(`/api/v1/courses/${sketching.id}/publish`));
 
   const page = async (title: string, body: string, publish = true) => {
     const p = await ok(

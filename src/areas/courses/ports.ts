@@ -15,3 +15,14 @@ export type EnrollmentsPort = {
     window: number,
   ): Promise<{ courseId: string; enrollments: number }[]>;
 };
+
+/**
+ * What publishing a course needs of its curriculum (the curriculum area's publishing.ts), asked in the publishing
+ * transaction after the course's lock: whether there is a lesson to learn, and its drafts published with it.
+ */
+export type ContentsPort = {
+  /** The lessons a student would see: published lessons of published sections. */
+  publishedLessonCount(ex: Executor, courseId: string): Promise<number>;
+  /** Publishes every draft section and lesson, or refuses (invalid_request, a field per lesson with no content). */
+  publishDrafts(trx: Executor, courseId: string, at: string): Promise<void>;
+};

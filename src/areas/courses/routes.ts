@@ -18,6 +18,13 @@ const tags = ['courses'];
 const read = { scope: 'courses:read', anonymous: true } as const;
 const write = { scope: 'courses:write' } as const;
 const writeErrors = errorResponses(400, 401, 403, 404, 409);
+/** The service method behind each state action of a course. */
+const ACTIONS = {
+  publish: 'publish',
+  'publish-with-contents': 'publishWithContents',
+  unpublish: 'unpublish',
+  archive: 'archive',
+} as const;
 
 export function courseRoutes(fastify: FastifyInstance, service: CoursesService) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -83,14 +90,15 @@ export function courseRoutes(fastify: FastifyInstance, service: CoursesService) 
   });
 
   for (const [action, operationId, summary] of [
-    ['publish', 'publishCourse', 'Publish a course (it needs a title)'],
+    ['publish', 'publishCourse', 'Publish a course (it needs a title and a published lesson)'],
+    ['publish-with-contents', 'publishCourseWithContents', 'Publish a course with its draft sections and lessons'],
     ['unpublish', 'unpublishCourse', 'Return a published course to draft'],
     ['archive', 'archiveCourse', 'Archive a course (hidden from the catalog; enrolled students keep access)'],
   ] as const) {
     app.post(`/api/v1/courses/:id/${action}`, {
       config: write,
       schema: { operationId, tags, summary, params: CourseIdParams, response: { 200: Course, ...writeErrors } },
-      handler: async (request) => service[action](request.params.id),
+      handler: async (request) => service[ACTIONS[action]](request.params.id),
     });
   }
 }

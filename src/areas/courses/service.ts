@@ -9,7 +9,7 @@ import { paginate } from '../pagination.ts';
 import type { References } from '../references.ts';
 import { slugRules } from '../slugs.ts';
 import type { StorageService } from '../storage/service.ts';
-import type { EnrollmentsPort } from './ports.ts';
+import type { ContentsPort, EnrollmentsPort } from './ports.ts';
 import type { Course, CourseCreate, CourseListQuery, CourseUpdate } from './schema.ts';
 import type { CoursesStore } from './store.ts';
 
@@ -52,6 +52,7 @@ export function coursesService(
     onStatusChange: (trx: Executor) => Promise<void>;
     storage: StorageService;
     enrollments: EnrollmentsPort;
+    contents: ContentsPort;
     /** Lecturers named in a course are checked with the lecturers area. */
     references: References;
   },
@@ -103,23 +104,35 @@ export function coursesService(
 
   const slugs = slugRules('course', (slug, exceptId) => store.slugTaken(db, slug, exceptId));
 
+  /**
+   * Moves a course to `to` from one of `from`. Publishing holds the course's lock (the one every curriculum write
+   * takes) while it checks that a student would find a lesson, after publishing the drafts with it when asked.
+   */
   async function transition(
     id: string,
     to: CoursesTable['status'],
     from: CoursesTable['status'][],
-    reason: (row: CoursesTable) => string | undefined,
+    options: { withContents?: boolean } = {},
   ) {
     for (;;) {
       const row = await loadForWrite(id);
-      if (row.status === to) return toCourse(row);
-      if (!from.includes(row.status)) throw errors.conflict(`A ${row.status} course cannot become ${to}.`);
-      const problem = reason(row);
-      if (problem) throw errors.conflict(problem);
+      if (row.status === to && !options.withContents) return toCourse(row);
+      if (row.status !== to && !from.includes(row.status)) {
+        throw errors.conflict(`A ${row.status} course cannot become ${to}.`);
+      }
+      if (to === 'published' && !row.title.trim()) {
+        throw errors.conflict('A course needs a title before it can be published; give it one first.');
+      }
       const changes: Partial<CoursesTable> = { status: to, updated_at: now() };
       if (to === 'published' && !row.published_at) changes.published_at = now();
       // The state read above may be stale by now: the write itself re-checks it, and if it lost a race the rule is
       // judged again on the fresh row.
       const changed = await db.transaction().execute(async (trx) => {
+        if (to === 'published') {
+          await store.lock(trx, id);
+          if (options.withContents) await deps.contents.publishDrafts(trx, id, now());
+          if ((await deps.contents.publishedLessonCount(trx, id)) === 0) throw errors.courseWithoutLessons();
+        }
         if (!(await store.updateWhile(trx, id, [row.status], changes, to === 'published'))) return false;
         await deps.onStatusChange(trx);
         return true;
@@ -286,14 +299,11 @@ export function coursesService(
       );
     },
 
-    publish: (id: string) =>
-      transition(id, 'published', ['draft', 'archived'], (row) =>
-        row.title.trim()
-          ? undefined
-          : 'A course needs a title before it can be published; set one with PATCH /api/v1/courses/{id}.',
-      ),
-    unpublish: (id: string) => transition(id, 'draft', ['published'], () => undefined),
-    archive: (id: string) => transition(id, 'archived', ['draft', 'published'], () => undefined),
+    publish: (id: string) => transition(id, 'published', ['draft', 'archived']),
+    /** Publishes the course and, in the same transaction, its draft sections and lessons. */
+    publishWithContents: (id: string) => transition(id, 'published', ['draft', 'archived'], { withContents: true }),
+    unpublish: (id: string) => transition(id, 'draft', ['published']),
+    archive: (id: string) => transition(id, 'archived', ['draft', 'published']),
   };
 }
 

@@ -126,6 +126,23 @@ export function curriculumStore() {
         .execute();
     },
 
+    /** Publishes every draft section and lesson of a course. */
+    publishCourseDrafts: async (ex: Executor, courseId: string, at: string) => {
+      const changes = { status: 'published' as const, updated_at: at };
+      await ex
+        .updateTable('sections')
+        .set(changes)
+        .where('course_id', '=', courseId)
+        .where('status', '=', 'draft')
+        .execute();
+      await ex
+        .updateTable('lessons')
+        .set(changes)
+        .where('course_id', '=', courseId)
+        .where('status', '=', 'draft')
+        .execute();
+    },
+
     setLessonPosition: async (ex: Executor, id: string, position: number, at: string) => {
       await ex.updateTable('lessons').set({ position, updated_at: at }).where('id', '=', id).execute();
     },

@@ -52,7 +52,10 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     title: ['title'],
     columns: ['status', 'visibility', 'price', 'updated_at'],
     prefix: 'crs',
-    screens: [{ path: 'curriculum', label: 'Curriculum' }],
+    screens: [
+      { path: 'curriculum', label: 'Curriculum' },
+      { path: 'drafts', label: 'What is still a draft' },
+    ],
   }),
   r({
     key: 'sections',

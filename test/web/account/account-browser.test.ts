@@ -10,6 +10,7 @@ import {
   photograph,
   screenshotDir,
 } from '../../support/browser.ts';
+import { publishWithALesson } from '../../support/course-content.ts';
 import { engines } from '../../support/databases.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { linkIn, startSmtpServer } from '../../support/smtp.ts';
@@ -33,13 +34,13 @@ describe(`a student's own account in Chromium (${engine})`, () => {
     const people = await schoolWithPeople(server);
     staff = apiClient(
       server.url,
-      await tokenFor(server, people.staff, 'courses:write courses:read orders:read students:read'),
+      await tokenFor(server, people.staff, 'courses:write courses:read curriculum:write orders:read students:read'),
     );
     const made = await staff.post<{ id: string; slug: string; title: string }>('/api/v1/courses', {
       title: 'Bookbinding Basics',
     });
     course = made.body;
-    assert.equal((await staff.post(`/api/v1/courses/${course.id}/publish`)).status, 200);
+    assert.equal((await publishWithALesson(staff, course.id)).status, 200);
     browser = await launchChromium();
     console.log(`# screenshots of the account journey (${engine}): ${shots}`);
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, createUser, tokenFor } from '../../support/api.ts';
+import { publishWithALesson } from '../../support/course-content.ts';
 import { engines } from '../../support/databases.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { completeSetup, csrfOf, fillIn, OWNER, signedInClient, WebClient } from '../../support/web-client.ts';
@@ -232,9 +233,9 @@ for (const engine of engines) {
     });
 
     test('students import from CSV: refused text is explained; the job is followed to a report per row', async () => {
-      const api = apiClient(server.url, await tokenFor(server, OWNER, 'courses:write'));
+      const api = apiClient(server.url, await tokenFor(server, OWNER, 'courses:write curriculum:write'));
       const course = await api.post<{ id: string; slug: string }>('/api/v1/courses', { title: 'Kiln safety' });
-      assert.equal((await api.post(`/api/v1/courses/${course.body.id}/publish`)).status, 200);
+      assert.equal((await publishWithALesson(api, course.body.id)).status, 200);
       assert.match((await owner.get('/admin/students')).text, /href="\/admin\/students\/import"/);
       const noHeader = await fillIn(owner, '/admin/students/import', '/admin/students/import', { csv: 'name\nAnn\n' });
       assert.equal(noHeader.status, 400);

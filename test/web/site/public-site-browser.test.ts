@@ -5,6 +5,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { apiClient, tokenFor } from '../../support/api.ts';
 import { launchChromium, photograph, screenshotDir } from '../../support/browser.ts';
+import { publishWithALesson } from '../../support/course-content.ts';
 import { engines } from '../../support/databases.ts';
 import { enroll, publicSiteSchool } from '../../support/public-site.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
@@ -117,7 +118,7 @@ describe(`the public website in Chromium (${engine})`, () => {
   test('without JavaScript: the catalog search and its Next / Previous links work', async () => {
     for (let i = 0; i < 13; i++) {
       const c = await school.staff.post<{ id: string }>('/api/v1/courses', { title: `Watercolour ${i}` });
-      await school.staff.post(`/api/v1/courses/${c.body.id}/publish`);
+      await publishWithALesson(school.staff, c.body.id);
     }
     const ctx = await context(browser, PHONE, false);
     const page = await ctx.newPage();

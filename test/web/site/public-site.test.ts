@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { apiClient, createUser, type Person, tokenFor } from '../../support/api.ts';
+import { publishWithALesson } from '../../support/course-content.ts';
 import { engines } from '../../support/databases.ts';
 import { enroll, publicSiteSchool } from '../../support/public-site.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
@@ -96,7 +97,7 @@ for (const engine of engines) {
       const made: string[] = [];
       for (let i = 0; i < 14; i++) {
         const c = await school.staff.post<{ id: string; title: string }>('/api/v1/courses', { title: `Paged ${i}` });
-        await school.staff.post(`/api/v1/courses/${c.body.id}/publish`);
+        await publishWithALesson(school.staff, c.body.id);
         made.push(c.body.title);
       }
       const seen: string[] = [];
@@ -257,7 +258,7 @@ for (const engine of engines) {
         slug: 'hatching',
         description: markdown,
       });
-      await school.staff.post(`/api/v1/courses/${course.body.id}/publish`);
+      await publishWithALesson(school.staff, course.body.id);
       await school.staff.patch(`/api/v1/lecturers/${school.lecturers.ada.id}`, { bio: 'Paints **every** day.' });
       const page = await visitor.get('/courses/hatching');
       assert.equal(page.status, 200);
