@@ -16,7 +16,14 @@ import {
   one,
   refusal,
 } from './admin-context.ts';
-import { type AdminResource, needsConfirmation, objectOperations, resourceByKey } from './catalog.ts';
+import {
+  type AdminResource,
+  genericFields,
+  needsConfirmation,
+  objectOperations,
+  resourceByKey,
+  screensOf,
+} from './catalog.ts';
 import { choicesFor } from './choices.ts';
 import { bodyFromForm, type PostedForm } from './form-kit/form-values.ts';
 import { schemaForm } from './form-kit/forms-view.ts';
@@ -32,6 +39,14 @@ type Params = Static<typeof Params>;
 type Row = Record<string, unknown>;
 
 const PAGING = new Set(['limit', 'starting_after', 'sort']);
+
+/** A settings page's own screens (appearance: its menu, fonts and logo), linked above its form. */
+const screenLinks = (resource: AdminResource, object: Row) => {
+  const screens = screensOf(resource, object);
+  return screens.length
+    ? html`<ul class="actions">${screens.map((s) => html`<li><a class="button secondary" href="/admin/${resource.key}/${s.path}">${s.label}</a></li>`)}</ul>`
+    : '';
+};
 
 /** The body fields of an operation as form fields. */
 export const bodyFields = (tool: OperationTool): FormField[] => formFields(tool.inputSchema, tool.route.args.body);
@@ -119,7 +134,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
   ) {
     const create = op(resource.create);
     if (!create) return reply.callNotFound();
-    const fields = bodyFields(create);
+    const fields = genericFields(resource, bodyFields(create));
     const form = schemaForm({
       action: `/admin/${resource.key}/new`,
       fields,
@@ -158,7 +173,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
       const create = op(resource?.create);
       if (!resource || !create) return reply.callNotFound();
       const posted = request.body ?? {};
-      const { body, problems } = bodyFromForm(bodyFields(create), posted);
+      const { body, problems } = bodyFromForm(genericFields(resource, bodyFields(create)), posted);
       if (problems.length)
         return createScreen(request, reply, resource, { posted, message: undefined as never, problems, status: 400 });
       const answer = await deps.call(request, create.name, body);
@@ -194,7 +209,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
     const form = update
       ? schemaForm({
           action,
-          fields: bodyFields(update),
+          fields: genericFields(resource, bodyFields(update)),
           state: {
             values: current.body,
             posted: refused?.posted,
@@ -212,7 +227,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
       current: resource.key,
       status: refused?.status,
       notice: noticeOf(request),
-      body: html`${id ? html`<p><a href="/admin/${resource.key}/${encodeURIComponent(id)}">Back to the ${resource.singular}</a></p>` : ''}${preview}${form}`,
+      body: html`${id ? html`<p><a href="/admin/${resource.key}/${encodeURIComponent(id)}">Back to the ${resource.singular}</a></p>` : screenLinks(resource, current.body)}${preview}${form}`,
     });
   }
 
@@ -229,7 +244,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
     const current = await deps.call(request, get.name, args);
     if (current.status !== 200) return reply.callNotFound();
     const posted = request.body ?? {};
-    const { body, problems } = bodyFromForm(bodyFields(update), posted, current.body);
+    const { body, problems } = bodyFromForm(genericFields(resource, bodyFields(update)), posted, current.body);
     if (problems.length)
       return editScreen(request, reply, resource, id, { posted, message: undefined, problems, status: 400 });
     const answer = await deps.call(request, update.name, { ...args, ...body });
@@ -311,8 +326,9 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
           })}</section>`,
         );
       }
-      const edit = html`<ul class="actions">${op(resource.update) ? html`<li><a class="button" href="${here}/edit">Edit</a></li>` : ''}${(
-        resource.screens ?? []
+      const edit = html`<ul class="actions">${op(resource.update) ? html`<li><a class="button" href="${here}/edit">Edit</a></li>` : ''}${screensOf(
+        resource,
+        object,
       ).map(
         (screen) => html`<li><a class="button secondary" href="${here}/${screen.path}">${screen.label}</a></li>`,
       )}</ul>`;
