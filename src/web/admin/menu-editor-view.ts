@@ -27,6 +27,7 @@ export function linkListView(opts: {
   const row = (r: LinkRow, i: number) => {
     const id = `${list}-${i}`;
     const problem = opts.problems.find((p) => p.row === i);
+    const blank = !r.label && !r.goes && !r.url;
     const error = (box: string) =>
       problem?.box === box ? html`<span id="${id}-${box}-error" class="field-error">${problem.message}</span>` : '';
     const invalid = (box: string) =>
@@ -45,7 +46,7 @@ export function linkListView(opts: {
 <div class="field link-address"><label for="${id}-url">Or an address</label> <input id="${id}-url" name="${i}.url" value="${r.url}" placeholder="https://…" inputmode="url"></div>
 <p class="builder-actions">${i > 0 ? button(`up:${i}`, html`Move up${hidden(` link ${i + 1}`)}`) : ''}${
       i < rows.length - 1 ? button(`down:${i}`, html`Move down${hidden(` link ${i + 1}`)}`) : ''
-    }${button(`remove:${i}`, html`Remove${hidden(` link ${i + 1}`)}`, 'small danger')}</p></li>`;
+    }${blank ? '' : button(`remove:${i}`, html`Remove${hidden(` link ${i + 1}`)}`, 'small danger')}</p></li>`;
   };
   return html`<section class="link-list" id="${list}"><h2>${words.heading}</h2>${
     opts.message || opts.problems.length
