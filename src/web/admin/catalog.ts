@@ -34,7 +34,17 @@ export type AdminResource = {
   /** Fields written in Markdown, shown on the object's page as the site renders them. */
   markdown?: readonly string[];
   /** Dedicated screens of one object, under its address (`/admin/<key>/<id>/<path>`), linked from its page. */
-  screens?: readonly { path: string; label: string }[];
+  screens?: readonly AdminScreen[];
+};
+
+/** A screen made for one job on one object (a quiz's questions, a course's cover), in place of a generic field. */
+export type AdminScreen = {
+  path: string;
+  label: string;
+  /** The fields this screen edits: left out of the generic create and edit forms, which could only show them raw. */
+  replaces?: readonly string[];
+  /** Offered only to objects holding this value (a lesson's questions, for a quiz lesson only). */
+  when?: { field: string; is: string };
 };
 
 const r = (resource: AdminResource) => resource;
@@ -55,6 +65,8 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     screens: [
       { path: 'curriculum', label: 'Curriculum' },
       { path: 'drafts', label: 'What is still a draft' },
+      { path: 'drip', label: 'Release schedule' },
+      { path: 'cover', label: 'Cover image', replaces: ['cover_url', 'cover_asset_id'] },
     ],
   }),
   r({
@@ -67,6 +79,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     title: ['title'],
     columns: ['status', 'position'],
     prefix: 'sec',
+    screens: [{ path: 'drip', label: 'When it opens', replaces: ['drip'] }],
     hidden: true,
   }),
   r({
@@ -80,7 +93,10 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     columns: ['type', 'status', 'position'],
     prefix: 'les',
     markdown: ['body'],
-    screens: [{ path: 'media', label: 'Upload a file' }],
+    screens: [
+      { path: 'media', label: 'Upload a file' },
+      { path: 'quiz', label: 'Questions', replaces: ['quiz'], when: { field: 'type', is: 'quiz' } },
+    ],
     hidden: true,
   }),
   r({
@@ -95,6 +111,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     title: ['name'],
     columns: ['title', 'status'],
     prefix: 'lec',
+    screens: [{ path: 'photo', label: 'Photo', replaces: ['avatar_url', 'avatar_asset_id'] }],
   }),
   r({
     key: 'students',
@@ -223,6 +240,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     columns: ['status', 'published_at', 'visibility'],
     prefix: 'pst',
     markdown: ['body'],
+    screens: [{ path: 'cover', label: 'Cover image', replaces: ['cover_url'] }],
   }),
   r({
     key: 'comments',
@@ -281,6 +299,11 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     get: 'getAppearance',
     update: 'updateAppearance',
     preview: 'theme',
+    screens: [
+      { path: 'menu', label: 'Menu and footer links', replaces: ['navigation', 'footer'] },
+      { path: 'fonts', label: 'Fonts', replaces: ['fonts'] },
+      { path: 'logo', label: 'Logo', replaces: ['logo_url', 'logo_asset_id'] },
+    ],
     title: [],
     columns: [],
   }),
@@ -370,6 +393,16 @@ export const resourceByKey = (operations: OperationIndex, key: string) =>
 /** The resource an id belongs to, by its prefix (people go to Students). */
 export const resourceOfId = (operations: OperationIndex, id: string) =>
   availableResources(operations).find((resource) => resource.prefix && id.startsWith(`${resource.prefix}_`));
+
+/** The fields of a resource's generic forms: all of its operation's, but those a screen of its own edits. */
+export const genericFields = <F extends { name: string }>(resource: AdminResource, fields: readonly F[]): F[] => {
+  const replaced = new Set((resource.screens ?? []).flatMap((screen) => screen.replaces ?? []));
+  return fields.filter((field) => !replaced.has(field.name));
+};
+
+/** The screens one object offers (a lesson's questions only when it is a quiz). */
+export const screensOf = (resource: AdminResource, object: Record<string, unknown>) =>
+  (resource.screens ?? []).filter((screen) => !screen.when || object[screen.when.field] === screen.when.is);
 
 /** Where an operation acts: the path of the one object it takes (`/api/v1/courses/:id`) and what follows it. */
 const objectPath = (operations: OperationIndex, resource: AdminResource) =>

@@ -11,14 +11,19 @@ import { registerCouponBatches } from './coupon-batches.ts';
 import { registerCourseDrafts } from './course-drafts.ts';
 import { registerCurriculumBuilder } from './curriculum-builder.ts';
 import { type DeliveryFacts, registerDeliveryPage } from './delivery-page.ts';
+import { registerDripEditor } from './drip-editor.ts';
 import { registerEventAttendance } from './event-attendance.ts';
+import { registerFontsEditor } from './fonts-editor.ts';
 import { registerFormExport } from './form-export.ts';
 import { adminCalls, adminRouteCalls } from './form-kit/calls.ts';
+import { registerImageUploads } from './image-upload.ts';
 import { registerLessonMedia } from './lesson-media.ts';
+import { registerMenuEditor } from './menu-editor.ts';
 import { registerOperationPages } from './operation-pages.ts';
 import { registerOutboxPage } from './outbox-page.ts';
 import { type DashboardCharts, registerOverviewPage } from './overview-page.ts';
 import { registerMarkdownPreview } from './preview.ts';
+import { registerQuizBuilder } from './quiz-builder.ts';
 import { registerResourcePages } from './resource-pages.ts';
 import { registerStudentsImport } from './students-import.ts';
 
@@ -44,7 +49,8 @@ export function registerAdmin(
     style: ownAsset('admin.css', 'text/css; charset=utf-8'),
     script: ownAsset('admin.js', 'text/javascript; charset=utf-8'),
   };
-  serveAssets(app, [assets.style, assets.script]);
+  const editorStyle = ownAsset('admin-editors.css', 'text/css; charset=utf-8');
+  serveAssets(app, [assets.style, assets.script, editorStyle]);
   const admin: AdminDeps = {
     operations,
     call: adminCalls({ operations, call: deps.callOperation }),
@@ -68,6 +74,12 @@ export function registerAdmin(
   const route = adminRouteCalls({ app: deps.app, internalCalls: deps.internalCalls });
   registerFormExport(app, { route });
   registerLessonMedia(app, { ...admin, route, now: deps.now });
+  const editors = { ...admin, editorStyle };
+  registerQuizBuilder(app, editors);
+  registerDripEditor(app, editors);
+  registerFontsEditor(app, editors);
+  registerMenuEditor(app, editors);
+  registerImageUploads(app, { ...editors, route, now: deps.now });
   registerOperationPages(app, admin);
   registerResourcePages(app, admin);
   return admin;

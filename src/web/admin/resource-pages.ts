@@ -16,7 +16,14 @@ import {
   one,
   refusal,
 } from './admin-context.ts';
-import { type AdminResource, needsConfirmation, objectOperations, resourceByKey } from './catalog.ts';
+import {
+  type AdminResource,
+  genericFields,
+  needsConfirmation,
+  objectOperations,
+  resourceByKey,
+  screensOf,
+} from './catalog.ts';
 import { choicesFor } from './choices.ts';
 import { bodyFromForm, type PostedForm } from './form-kit/form-values.ts';
 import { schemaForm } from './form-kit/forms-view.ts';
@@ -35,6 +42,14 @@ type Params = Static<typeof Params>;
 type Row = Record<string, unknown>;
 
 const PAGING = new Set(['limit', 'starting_after', 'sort']);
+
+/** A settings page's own screens (appearance: its menu, fonts and logo), linked above its form. */
+const screenLinks = (resource: AdminResource, object: Row) => {
+  const screens = screensOf(resource, object);
+  return screens.length
+    ? html`<ul class="actions">${screens.map((s) => html`<li><a class="button secondary" href="/admin/${resource.key}/${s.path}">${s.label}</a></li>`)}</ul>`
+    : '';
+};
 
 /** The body fields of an operation as form fields, in the words of the operation and of the resource it acts on. */
 export const bodyFields = (tool: OperationTool, resource?: string): FormField[] =>
@@ -138,7 +153,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
   ) {
     const create = op(resource.create);
     if (!create) return reply.callNotFound();
-    const fields = bodyFields(create, resource.key);
+    const fields = genericFields(resource, bodyFields(create, resource.key));
     const words = operationWords(create.name);
     const form = schemaForm({
       action: `/admin/${resource.key}/new`,
@@ -179,7 +194,12 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
       const create = op(resource?.create);
       if (!resource || !create) return reply.callNotFound();
       const posted = request.body ?? {};
-      const { body, problems } = bodyFromForm(bodyFields(create, resource.key), posted, undefined, await deps.clock());
+      const { body, problems } = bodyFromForm(
+        genericFields(resource, bodyFields(create, resource.key)),
+        posted,
+        undefined,
+        await deps.clock(),
+      );
       if (problems.length)
         return createScreen(request, reply, resource, { posted, message: undefined as never, problems, status: 400 });
       const answer = await deps.call(request, create.name, body);
@@ -212,7 +232,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
     const current = await deps.call(request, get.name, id ? { id } : {});
     if (current.status !== 200) return reply.callNotFound();
     const action = id ? `/admin/${resource.key}/${encodeURIComponent(id)}/edit` : `/admin/${resource.key}/edit`;
-    const fields = update ? bodyFields(update, resource.key) : [];
+    const fields = update ? genericFields(resource, bodyFields(update, resource.key)) : [];
     const form = update
       ? schemaForm({
           action,
@@ -236,7 +256,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
       current: resource.key,
       status: refused?.status,
       notice: noticeOf(request),
-      body: html`${id ? html`<p><a href="/admin/${resource.key}/${encodeURIComponent(id)}">Back to the ${resource.singular}</a></p>` : ''}${preview}${form}`,
+      body: html`${id ? html`<p><a href="/admin/${resource.key}/${encodeURIComponent(id)}">Back to the ${resource.singular}</a></p>` : screenLinks(resource, current.body)}${preview}${form}`,
     });
   }
 
@@ -253,7 +273,12 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
     const current = await deps.call(request, get.name, args);
     if (current.status !== 200) return reply.callNotFound();
     const posted = request.body ?? {};
-    const { body, problems } = bodyFromForm(bodyFields(update, resource.key), posted, current.body, await deps.clock());
+    const { body, problems } = bodyFromForm(
+      genericFields(resource, bodyFields(update, resource.key)),
+      posted,
+      current.body,
+      await deps.clock(),
+    );
     if (problems.length)
       return editScreen(request, reply, resource, id, { posted, message: undefined, problems, status: 400 });
     const answer = await deps.call(request, update.name, { ...args, ...body });
@@ -342,8 +367,9 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
           })}</section>`,
         );
       }
-      const edit = html`<ul class="actions">${op(resource.update) ? html`<li><a class="button" href="${here}/edit">Edit</a></li>` : ''}${(
-        resource.screens ?? []
+      const edit = html`<ul class="actions">${op(resource.update) ? html`<li><a class="button" href="${here}/edit">Edit</a></li>` : ''}${screensOf(
+        resource,
+        object,
       ).map(
         (screen) => html`<li><a class="button secondary" href="${here}/${screen.path}">${screen.label}</a></li>`,
       )}</ul>`;

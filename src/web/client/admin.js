@@ -235,3 +235,96 @@ function csvImport() {
 }
 
 csvImport();
+
+/**
+ * A cover, photo or logo form: the chosen picture is shown before it is sent; on submit the file is announced to the
+ * school, sent to the upload address it answers with (a progress bar following), and the page comes back with the
+ * picture in use. Without the script the same form posts the file as multipart.
+ */
+function imageUploads() {
+  for (const form of document.querySelectorAll('form[data-image-upload]')) {
+    const input = form.querySelector('input[type="file"]');
+    const chosen = form.querySelector('[data-image-chosen]');
+    const bar = form.querySelector('progress');
+    const status = form.querySelector('[role="status"]');
+    const csrf = form.querySelector('input[name="_csrf"]')?.value;
+    if (!input || !bar || !status || !csrf) continue;
+    input.addEventListener('change', () => {
+      const file = input.files?.[0];
+      if (!chosen || !file) return;
+      chosen.src = URL.createObjectURL(file);
+      chosen.hidden = false;
+    });
+    form.addEventListener('submit', async (event) => {
+      const file = input.files?.[0];
+      if (!file) return;
+      event.preventDefault();
+      status.textContent = `Preparing ${file.name}…`;
+      const start = await fetch(form.dataset.start, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          _csrf: csrf,
+          do: 'start',
+          filename: file.name,
+          content_type: file.type || 'application/octet-stream',
+          byte_size: String(file.size),
+        }),
+        credentials: 'same-origin',
+      });
+      const started = await start.json().catch(() => ({}));
+      if (!start.ok) {
+        status.textContent = started.error_description || 'The picture was refused.';
+        return;
+      }
+      const request = new XMLHttpRequest();
+      request.open('PUT', started.upload_url);
+      request.setRequestHeader('content-type', file.type || 'application/octet-stream');
+      bar.hidden = false;
+      request.upload.addEventListener('progress', (progress) => {
+        if (progress.lengthComputable) bar.value = Math.floor((progress.loaded * 100) / progress.total);
+      });
+      request.addEventListener('load', () => {
+        const answer = JSON.parse(request.responseText || '{}');
+        if (request.status < 300) {
+          status.textContent = `Uploaded ${file.name}.`;
+          window.location.assign(answer.saved);
+        } else status.textContent = answer.error_description || 'The upload failed.';
+      });
+      request.addEventListener('error', () => {
+        status.textContent = 'The upload failed; check the connection and try again.';
+      });
+      request.send(file);
+    });
+  }
+}
+
+imageUploads();
+
+/** Typing a number of days or a date picks the release it belongs to, as a person means it. */
+function dripChoices() {
+  for (const detail of document.querySelectorAll('[data-drip-for]')) {
+    const radio = document.getElementById(detail.dataset.dripFor);
+    if (!radio) continue;
+    detail.addEventListener('input', () => {
+      radio.checked = true;
+    });
+  }
+}
+
+dripChoices();
+
+/** A link's address box is needed only for "Another address…": it is shown then, and hidden otherwise. */
+function linkAddresses() {
+  for (const select of document.querySelectorAll('select[data-link-goes]')) {
+    const address = select.closest('.link-row')?.querySelector('.link-address');
+    if (!address) continue;
+    const follow = () => {
+      address.hidden = select.value !== 'other' && !address.querySelector('input').value;
+    };
+    select.addEventListener('change', follow);
+    follow();
+  }
+}
+
+linkAddresses();

@@ -148,11 +148,12 @@ for (const engine of engines) {
       assert.equal(saved.status, 303, /role="alert">(.*?)<\/div>/s.exec(saved.text)?.[1]);
       const theme = await fetch(`${server.url}/assets/theme.css`);
       assert.match(await theme.text(), /--primary: #aa3300/i);
-      const menu = await fillIn(owner, '/admin/appearance', '/admin/appearance/edit', {
-        'navigation.0.label': 'Classes',
-        'navigation.0.url': '/courses',
-        'navigation.1.label': 'Blog',
-        'navigation.1.url': '/posts',
+      const menu = await fillIn(owner, '/admin/appearance/menu', '/admin/appearance/menu', {
+        count: '2',
+        '0.label': 'Classes',
+        '0.goes': '/courses',
+        '1.label': 'Blog',
+        '1.goes': '/posts',
       });
       assert.equal(menu.status, 303, /role="alert">(.*?)<\/div>/s.exec(menu.text)?.[1]);
       const home = await fetch(`${server.url}/`);
