@@ -17,7 +17,7 @@ const NAVIGATION_MAX_ITEMS = 20;
 const CUSTOM_CSS_MAX_LENGTH = 20_000;
 
 const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'A colour as #rrggbb' });
-const Font = Type.Enum(FONTS, { description: `One of: ${FONTS.join(', ')}` });
+const Font = Type.Enum(FONTS);
 
 const colorFields = { primary: Color, accent: Color, background: Color, text: Color };
 const fontFields = { heading: Font, body: Font };
@@ -56,7 +56,7 @@ export const AppearanceUpdate = Type.Object(
     logo_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
     logo_asset_id: Type.Optional(
       Type.Union([Id('ast'), Type.Null()], {
-        description: 'A ready image asset (POST /api/v1/storage/assets); shown in place of logo_url',
+        description: 'A ready image asset (see createAsset); shown in place of logo_url',
       }),
     ),
     colors: Type.Optional(

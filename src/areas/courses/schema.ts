@@ -41,7 +41,7 @@ const Writable = Type.Partial(
     description: Type.String({ maxLength: 50_000 }),
     cover_url: Type.Union([HttpUrl, Type.Null()]),
     cover_asset_id: Type.Union([Id('ast'), Type.Null()], {
-      description: 'A ready image asset (POST /api/v1/storage/assets); shown in place of cover_url',
+      description: 'A ready image asset (see createAsset); shown in place of cover_url',
     }),
     lecturer_ids: Type.Array(Id('lec'), { maxItems: 20, uniqueItems: true }),
     price: Type.Union([Money, Type.Null()]),

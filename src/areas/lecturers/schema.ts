@@ -38,7 +38,7 @@ export const LecturerCreate = Type.Object(
     avatar_url: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
     avatar_asset_id: Type.Optional(
       Type.Union([Id('ast'), Type.Null()], {
-        description: 'A ready image asset (POST /api/v1/storage/assets); shown in place of avatar_url',
+        description: 'A ready image asset (see createAsset); shown in place of avatar_url',
       }),
     ),
     email: Type.Optional(Type.Union([Email, Type.Null()])),

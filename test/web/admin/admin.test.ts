@@ -67,11 +67,29 @@ for (const engine of engines) {
       assert.doesNotMatch(page.text, />Unpublish</);
       assert.match(page.text, /<span class="badge badge-draft">Draft<\/span>/);
       assert.doesNotMatch(page.text, /\/api\/v1|crs_[0-9a-z]{26}<|Written as JSON|0-based/);
-      const published = await owner.postForm(`/admin/operations/publishCourse?id=${path.split('/')[3]}`, {
+      const courseId = path.split('/')[3] ?? '';
+      // A course with nothing to learn is not published: the refusal says why, in words.
+      const empty = await owner.postForm(`/admin/operations/publishCourse?id=${courseId}`, {
         _csrf: csrfOf(page.text),
         return_to: path,
       });
-      assert.equal(published.status, 303);
+      assert.equal(empty.status, 409);
+      assert.match(empty.text, /lesson/i);
+      assert.doesNotMatch(empty.text, /\/api\/v1|publishCourse</);
+      const api = apiClient(server.url, await tokenFor(server, OWNER, 'curriculum:write'));
+      const section = await api.post<{ id: string }>(`/api/v1/courses/${courseId}/sections`, { title: 'Clay' });
+      const lesson = await api.post<{ id: string }>(`/api/v1/sections/${section.body.id}/lessons`, {
+        title: 'Wedging',
+        type: 'text',
+        body: 'Knead the clay.',
+      });
+      await api.post(`/api/v1/sections/${section.body.id}/publish`);
+      await api.post(`/api/v1/lessons/${lesson.body.id}/publish`);
+      const published = await owner.postForm(`/admin/operations/publishCourse?id=${courseId}`, {
+        _csrf: csrfOf(page.text),
+        return_to: path,
+      });
+      assert.equal(published.status, 303, published.text.slice(0, 800));
       const now = await owner.get(published.location ?? '');
       assert.match(now.text, /The course is published\./);
       assert.match(now.text, />Unpublish</);

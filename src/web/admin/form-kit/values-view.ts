@@ -46,6 +46,9 @@ export function valueHtml(value: unknown, view: ValueView, field = ''): SafeHtml
   if (typeof value === 'string') {
     if (TIMESTAMP.test(value)) return whenInWords(value, view.clock);
     if (ID.test(value)) return idHtml(value, view);
+    // An address is a link; one made of an id (a file's /media/ast_… address) says what it opens instead.
+    if (/^(https?:\/\/|\/)\S+$/.test(value))
+      return html`<a href="${value}">${/[a-z]{2,4}_[0-9a-z]{26}/.test(value) ? 'Open' : value}</a>`;
     const words = field ? valueWords(value, field, view.resource) : undefined;
     if (words) return html`<span class="badge badge-${value.replace(/[^a-z_-]/g, '')}">${words}</span>`;
     return value.length > 160 ? `${value.slice(0, 157)}…` : value;

@@ -20,6 +20,13 @@ export const OPERATION_WORDS: Record<string, OperationWords> = {
     confirm: 'Delete this draft course for good?',
   }),
   publishCourse: w('Publish', 'The course is published.', { title: 'Publish the course' }),
+  publishCourseWithContents: w(
+    'Publish with its sections and lessons',
+    'The course is published with its sections and lessons.',
+    {
+      title: 'Publish the course with its sections and lessons',
+    },
+  ),
   unpublishCourse: w('Unpublish', 'The course is a draft again.', {
     title: 'Unpublish the course',
     confirm: 'Take this course off the site? It goes back to draft.',
