@@ -31,7 +31,10 @@ for (const engine of engines) {
       const people = await schoolWithPeople(server);
       student = people.student;
       staffPerson = people.staff;
-      staff = apiClient(server.url, await tokenFor(server, people.staff, `courses:read ${CONTENT_SCOPES}`));
+      staff = apiClient(
+        server.url,
+        await tokenFor(server, people.staff, `courses:read curriculum:read ${CONTENT_SCOPES}`),
+      );
       studentApi = apiClient(server.url, await tokenFor(server, student, 'courses:read courses:write'));
       anonymous = apiClient(server.url);
     });

@@ -247,6 +247,20 @@ describe('the lyceum CLI against a started school', () => {
     assert.match(invalid.stderr, /^Error: .*\(invalid_request\)\n {2}name: /);
   });
 
+  /** A course is published only with a published lesson in a published section: one, through the API. */
+  async function giveALesson(courseId: string) {
+    const api = apiClient(server.url, credentials(owner.home)[profile].access_token);
+    const section = await api.post<{ id: string }>(`/api/v1/courses/${courseId}/sections`, { title: 'Start' });
+    assert.equal(section.status, 201, JSON.stringify(section.body));
+    const lesson = await api.post<{ id: string }>(`/api/v1/sections/${section.body.id}/lessons`, {
+      title: 'Hello',
+      body: 'Hi.',
+    });
+    assert.equal(lesson.status, 201, JSON.stringify(lesson.body));
+    assert.equal((await api.post(`/api/v1/sections/${section.body.id}/publish`)).status, 200);
+    assert.equal((await api.post(`/api/v1/lessons/${lesson.body.id}/publish`)).status, 200);
+  }
+
   test('--all follows the cursor across pages and prints JSON lines, one item each', async () => {
     const api = apiClient(server.url, credentials(owner.home)[profile].access_token);
     for (let i = 0; i < 5; i++) assert.equal((await api.post('/api/v1/lecturers', { name: `Paged ${i}` })).status, 201);
@@ -276,6 +290,7 @@ describe('the lyceum CLI against a started school', () => {
 
   test('a bulk job whose rows partly failed exits 5 and prints the failed rows', async () => {
     const course = json(await owner.run(['courses', 'create', '--title', 'Half bulk', '--json']));
+    await giveALesson(String(course.id));
     ok(await owner.run(['courses', 'publish', String(course.id)]));
     const rows = [
       { email: 'half1@school.test', course_id: course.id },
@@ -315,6 +330,7 @@ describe('the lyceum CLI against a started school', () => {
 
   test('bulk enrollment follows its job to the end and prints the finished job', async () => {
     const course = json(await owner.run(['courses', 'create', '--title', 'Bulk', '--json']));
+    await giveALesson(String(course.id));
     ok(await owner.run(['courses', 'publish', String(course.id)]));
     const rows = [1, 2, 3].map((n) => ({ email: `bulk${n}@school.test`, name: `Bulk ${n}`, course_id: course.id }));
     const job = json(await owner.run(['students', 'bulk-enroll', '--rows', JSON.stringify(rows), '--json']));
@@ -526,7 +542,10 @@ describe('the lyceum CLI against a started school', () => {
     assert.match(complete('lyceum membership-plans cr'), /create/);
     const zsh = ok(await owner.run(['completion', 'zsh'])).stdout;
     assert.match(zsh, /^#compdef lyceum/);
-    assert.match(zsh, /'courses'\) offered=\(list create get update delete publish unpublish archive/);
+    assert.match(
+      zsh,
+      /'courses'\) offered=\(list create get update delete publish publish-with-contents unpublish archive/,
+    );
     const fish = ok(await owner.run(['completion', 'fish'])).stdout;
     assert.match(
       fish,

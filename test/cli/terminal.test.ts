@@ -78,7 +78,16 @@ describe('the lyceum CLI in a terminal (tmux)', () => {
     )[new URL(server.url).host].access_token;
     const api = apiClient(server.url, token);
     for (const title of ['Watercolour basics', 'Oil painting: a very long course title that has to be cut short']) {
-      assert.equal((await api.post('/api/v1/courses', { title })).status, 201);
+      const course = await api.post<{ id: string }>('/api/v1/courses', { title });
+      assert.equal(course.status, 201);
+      // Something to learn, so that the course can be published.
+      const section = await api.post<{ id: string }>(`/api/v1/courses/${course.body.id}/sections`, { title: 'Start' });
+      const lesson = await api.post<{ id: string }>(`/api/v1/sections/${section.body.id}/lessons`, {
+        title: 'Hi',
+        body: 'Hi.',
+      });
+      assert.equal((await api.post(`/api/v1/sections/${section.body.id}/publish`)).status, 200);
+      assert.equal((await api.post(`/api/v1/lessons/${lesson.body.id}/publish`)).status, 200);
     }
     term = terminal(home);
   });

@@ -253,7 +253,12 @@ describe(`an owner's day in the admin (${engine})`, () => {
     );
     await page.goto(`${server.url}/admin`);
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit log' }).click();
-    assert.match((await page.locator('main').textContent()) ?? '', /updateAppearance/);
+    // The log reads as sentences: who did what to which object, when; never the operations' codes.
+    const log = (await page.locator('main').textContent()) ?? '';
+    assert.match(log, /Ada Owner \(owner\) changed the school's appearance · /);
+    assert.match(log, /Ada Owner \(owner\) published the course “Pottery at Home”/);
+    assert.match(log, /Ada Owner \(owner\) refunded the order/);
+    assert.doesNotMatch(log, /updateAppearance|publishCourse|refundOrder/);
     await look('audit-log');
   });
 

@@ -265,8 +265,11 @@ for (const engine of engines) {
       });
       assert.equal(started.status, 303, /role="alert">(.*?)<\/div>/s.exec(started.text)?.[1]);
       const progress = await owner.get(started.location ?? '');
-      assert.match(progress.text, /<progress id="import-progress" max="3" value="0"/);
-      assert.match(progress.text, /<meta http-equiv="refresh" content="2">/, 'the page follows the job by itself');
+      // The server's own job runner may already have taken the job: the page follows it only while it runs.
+      const done0 = Number(/<progress id="import-progress" max="3" value="(\d)"/.exec(progress.text)?.[1]);
+      assert.ok(done0 >= 0 && done0 <= 3, progress.text.slice(0, 300));
+      if (done0 < 3)
+        assert.match(progress.text, /<meta http-equiv="refresh" content="2">/, 'the page follows the job by itself');
       await server.services.jobs.runDue();
       const done = await owner.get(started.location ?? '');
       assert.match(done.text, /Finished: 3 of 3 rows/);
