@@ -1,5 +1,7 @@
-// npm test: every test file under test/ (or the files named: npm test -- test/areas/courses.test.ts), four processes
-// at a time, with one Chromium and one prepared database per engine for the whole run (test/support/global-setup.ts).
+// npm test: every test file under test/ (or the files named: npm test -- test/areas/courses.test.ts), six processes
+// at a time (on two cores: the longest files mostly wait — on killed servers, a lease running out, a database
+// restarting — and would otherwise hold the slots while the cores idle), with one Chromium and one prepared database
+// per engine for the whole run (test/support/global-setup.ts).
 //
 // A process costs ~3 s of CPU before its first test: loading the app's modules, compiling its route schemas (Ajv,
 // fast-json-stringify) and the password estimator's dictionaries. On a 2-core machine that was a quarter of the run.
@@ -14,7 +16,7 @@ import { spec } from 'node:test/reporters';
 import { pathToFileURL } from 'node:url';
 import { globalSetup, globalTeardown } from '../test/support/global-setup.ts';
 
-const CONCURRENCY = 4;
+const CONCURRENCY = 6;
 /** A file that ran this long (seconds) gets its own process. */
 const OWN_PROCESS_SECONDS = 45;
 /** Bundles are packed to about this many seconds of tests each. */
