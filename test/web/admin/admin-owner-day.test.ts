@@ -41,7 +41,8 @@ describe(`an owner's day in the admin (${engine})`, () => {
     await completeSetup(server.url, server.setupUrl ?? '');
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.setDefaultTimeout(5000);
+    // A guard against a step that never comes, not a speed check: four browser files share two cores at the run's start.
+    page.setDefaultTimeout(30_000);
     await page.goto(`${server.url}/signin?return_to=%2Fadmin`);
     await field('Email').fill(OWNER.email);
     await field('Password').fill(OWNER.password);
