@@ -4,6 +4,7 @@
  * compare stored UTC timestamps with them the same way on both engines, and daylight-saving days simply have 23 or
  * 25 hours.
  */
+import { instantOfWall, wallClock } from '../../time/zones.ts';
 
 export const INTERVALS = ['day', 'week', 'month'] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -46,35 +47,6 @@ export function bucketStartOf(date: string, interval: Interval): string {
 export const nextBucket = (start: string, interval: Interval) =>
   interval === 'day' ? addDays(start, 1) : interval === 'week' ? addDays(start, 7) : addMonths(start, 1);
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-function formatIn(timeZone: string) {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formats.set(timeZone, format);
-  }
-  return format;
-}
-
-/** The wall-clock time at `ms` in `timeZone`, read as if it were UTC (so subtracting `ms` gives the offset). */
-function wallClock(ms: number, timeZone: string): number {
-  const parts = Object.fromEntries(
-    formatIn(timeZone)
-      .formatToParts(ms)
-      .map((p) => [p.type, p.value]),
-  );
-  return Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
-}
-
 /** The calendar date at instant `ms` in `timeZone`. */
 export const localDateOf = (ms: number, timeZone: string) => dateOfUtc(wallClock(ms, timeZone));
 
@@ -97,9 +69,7 @@ export function startOfDay(date: string, timeZone: string): number {
 }
 
 function computeStartOfDay(date: string, timeZone: string): number {
-  const midnight = utcOf(date);
-  let at = midnight - (wallClock(midnight, timeZone) - midnight);
-  at = midnight - (wallClock(at, timeZone) - at);
+  let at = instantOfWall(utcOf(date), timeZone);
   while (localDateOf(at, timeZone) < date) at += STEP_MS;
   while (localDateOf(at - STEP_MS, timeZone) === date) at -= STEP_MS;
   return at;

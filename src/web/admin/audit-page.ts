@@ -6,6 +6,7 @@ import { ADMIN_ROUTE, type AdminDeps, adminGate, adminPage } from './admin-conte
 import { AUDIT_SENTENCES } from './audit-sentences.ts';
 import { type AuditLine, auditView } from './audit-view.ts';
 import { resourceOfId } from './catalog.ts';
+import { whenInWords } from './form-kit/school-time.ts';
 import { rowName } from './form-kit/values-view.ts';
 
 const PAGE_SIZE = 50;
@@ -58,17 +59,7 @@ export function registerAuditPage(fastify: FastifyInstance, deps: AdminDeps) {
         ...(request.query.after ? { starting_after: request.query.after } : {}),
       });
       if (list.status !== 200) return reply.callNotFound();
-      const school = await deps.call(request, 'getSchool', {});
-      const timezone = school.status === 200 ? String(school.body.timezone || 'UTC') : 'UTC';
-      const locale = school.status === 200 ? String(school.body.locale || 'en-GB') : 'en-GB';
-      const when = new Intl.DateTimeFormat(locale, {
-        day: 'numeric',
-        month: 'short',
-        year: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-        timeZone: timezone,
-      });
+      const clock = await deps.clock();
       const names = namer(request);
       const lines: AuditLine[] = await Promise.all(
         (list.body.data as AuditEntry[]).map(async (entry) => {
@@ -85,7 +76,7 @@ export function registerAuditPage(fastify: FastifyInstance, deps: AdminDeps) {
             after: after.trim(),
             object,
             through: entry.client?.name ?? undefined,
-            when: when.format(new Date(entry.at)),
+            when: whenInWords(entry.at, clock),
             at: entry.at,
             entryHref: `/admin/audit/${encodeURIComponent(entry.id)}`,
           };
@@ -97,7 +88,7 @@ export function registerAuditPage(fastify: FastifyInstance, deps: AdminDeps) {
         current: 'audit',
         body: auditView({
           lines,
-          timezone,
+          timezone: clock.zone,
           olderHref:
             typeof next === 'string' && next ? `/admin/audit?${new URLSearchParams({ after: next })}` : undefined,
         }),

@@ -6,7 +6,7 @@ import { ADMIN_ROUTE, adminGate, adminPostGate, refusal } from './admin-context.
 import { type DripRow, dripEditorView } from './drip-editor-view.ts';
 import { type EditorDeps, editorPage } from './editor-page.ts';
 import type { PostedForm } from './form-kit/form-values.ts';
-import { schoolZone, zoneInstant, zoneWall } from './zone-time.ts';
+import { zoneInstant, zoneWall } from './form-kit/school-time.ts';
 
 type Section = {
   id: string;
@@ -108,7 +108,7 @@ export function registerDripEditor(fastify: FastifyInstance, deps: EditorDeps) {
     scope: Scope,
     refused?: { rows: DripRow[]; problems: Map<string, Problem>; saved: number },
   ) {
-    const zone = schoolZone(await deps.call(request, 'getSchool', {}));
+    const { zone } = await deps.clock();
     const query = request.query as Record<string, unknown> | undefined;
     return page(request, reply, {
       title: scope.title,
@@ -134,7 +134,7 @@ export function registerDripEditor(fastify: FastifyInstance, deps: EditorDeps) {
   }
 
   async function save(request: FastifyRequest & { body: PostedForm }, reply: FastifyReply, scope: Scope) {
-    const zone = schoolZone(await deps.call(request, 'getSchool', {}));
+    const { zone } = await deps.clock();
     const form = request.body ?? {};
     const rows = scope.sections.map((s) => postedRow(s, form));
     const problems = new Map<string, Problem>();
