@@ -74,3 +74,12 @@ export async function photograph(page: Page, path: string): Promise<void> {
 export async function downloadedText(download: Download): Promise<string> {
   return text(await download.createReadStream());
 }
+
+/** Signs a person in through the sign-in page, as a visitor would, and waits to be let in. */
+export async function signInPage(page: Page, url: string, person: { email: string; password: string }) {
+  await page.goto(`${url}/signin`);
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: /sign in/i }).click();
+  await page.waitForURL((at) => !at.pathname.startsWith('/signin'));
+}

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { apiClient, tokenFor } from '../../support/api.ts';
-import { accessibilityProblems, launchChromium, photograph, screenshotDir } from '../../support/browser.ts';
+import { accessibilityProblems, launchChromium, photograph, screenshotDir, signInPage } from '../../support/browser.ts';
 import { engines } from '../../support/databases.ts';
 import { png } from '../../support/files.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
@@ -23,11 +23,7 @@ describe('the dedicated editors in Chromium', () => {
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: SIZES.desktop })).newPage();
     page.setDefaultTimeout(10_000);
-    await page.goto(`${server.url}/signin`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: /sign in/i }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+    await signInPage(page, server.url, OWNER);
   });
   after(async () => {
     await browser?.close();
