@@ -20,7 +20,7 @@ export type AdminDeps = {
   /** The admin's stylesheet and script, served by the school itself. */
   assets: { style: OwnAsset; script: OwnAsset };
   /** The school's time zone and language, in which times are shown and typed. */
-  clock: () => Promise<SchoolClock>;
+  clock: (request: FastifyRequest) => Promise<SchoolClock>;
 };
 
 /** Page routes of the admin: never cached, and (like every page) told apart from API routes by `page`. */
@@ -85,12 +85,16 @@ export const adminLink = (operations: OperationIndex) => (id: string) => {
   return resource?.get ? `/admin/${resource.key}/${encodeURIComponent(id)}` : undefined;
 };
 
+const API_HINT = / ?\((GET|POST|PATCH|PUT|DELETE) \/api\/[^)]*\)/g;
+
 /** A refusal of the API as the admin shows it: its sentence above the form and its field errors beside the fields. */
 export function refusal(answer: OperationAnswer): { message: string; problems: FieldProblem[] } {
   const body = answer.body as { error_description?: string; errors?: { field: string; message: string }[] };
   if (answer.status >= 500) return { message: 'Something went wrong on our side; try again.', problems: [] };
   return {
-    message: body.error_description ?? 'The request was refused.',
+    // The API's sentences point an integrator at the call that mends them ("(PATCH /api/v1/lessons/les_…)"); a
+    // person is pointed at the form instead.
+    message: (body.error_description ?? 'The request was refused.').replace(API_HINT, ''),
     problems: (body.errors ?? []).map((e) => ({ field: e.field, message: e.message })),
   };
 }

@@ -59,7 +59,7 @@ export function registerAuditPage(fastify: FastifyInstance, deps: AdminDeps) {
         ...(request.query.after ? { starting_after: request.query.after } : {}),
       });
       if (list.status !== 200) return reply.callNotFound();
-      const clock = await deps.clock();
+      const clock = await deps.clock(request);
       const names = namer(request);
       const lines: AuditLine[] = await Promise.all(
         (list.body.data as AuditEntry[]).map(async (entry) => {

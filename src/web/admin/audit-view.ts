@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '../../text/html.ts';
+import { zoneWords } from './form-kit/school-time.ts';
 
 /** One entry of the log as a person reads it: who, what to which object (a link while it exists), when. */
 export type AuditLine = {
@@ -22,7 +23,7 @@ export function auditView(opts: { lines: AuditLine[]; olderHref?: string; timezo
         : html` “${line.object.name}”`
       : '';
   if (opts.lines.length === 0) return html`<p class="meta">Nothing has been changed yet.</p>`;
-  return html`<p class="meta">Every change made to the school, newest first. Times are in the school's time zone (${opts.timezone}).</p>
+  return html`<p class="meta">Every change made to the school, newest first. Times are in ${zoneWords(opts.timezone)}.</p>
 <ol class="audit-log">${opts.lines.map(
     (line) =>
       html`<li><p>${line.who} ${line.before}${objectOf(line)}${line.after ? ` ${line.after}` : ''}${

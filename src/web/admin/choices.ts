@@ -18,17 +18,15 @@ export async function choicesFor(
   fields: readonly FormField[],
 ): Promise<Map<string, Choice[]>> {
   const prefixes = new Set(fields.flatMap((f) => (f.prefix ? [f.prefix] : [])));
-  const choices = new Map<string, Choice[]>();
-  for (const prefix of prefixes) {
-    const resource = resourceOfId(deps.operations, `${prefix}_`);
-    if (!resource?.list) continue;
-    const answer = await deps.call(request, resource.list, { limit: MOST });
-    if (answer.status !== 200 || answer.body.has_more) continue;
-    const rows = answer.body.data as Record<string, unknown>[];
-    choices.set(
-      prefix,
-      rows.map((row) => ({ id: String(row.id), label: rowName(row, resource.title) })),
-    );
-  }
-  return choices;
+  const listed = await Promise.all(
+    [...prefixes].map(async (prefix): Promise<[string, Choice[]] | undefined> => {
+      const resource = resourceOfId(deps.operations, `${prefix}_`);
+      if (!resource?.list) return undefined;
+      const answer = await deps.call(request, resource.list, { limit: MOST });
+      if (answer.status !== 200 || answer.body.has_more) return undefined;
+      const rows = answer.body.data as Record<string, unknown>[];
+      return [prefix, rows.map((row) => ({ id: String(row.id), label: rowName(row, resource.title) }))];
+    }),
+  );
+  return new Map(listed.filter((pair) => pair !== undefined));
 }

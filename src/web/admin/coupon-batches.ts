@@ -50,7 +50,7 @@ export function registerCouponBatches(fastify: FastifyInstance, deps: AdminDeps)
         title: ['code'],
         columns: ['state', 'percent_off', 'amount_off', 'times_redeemed', 'expires_at'],
         href: (row) => link(String(row.id)),
-        view: { link, names: new Map(), clock: await deps.clock(), resource: 'coupons' },
+        view: { link, names: new Map(), clock: await deps.clock(request), resource: 'coupons' },
       })}`;
       return page(request, reply, {
         title: `Coupons ${request.params.batch}`,

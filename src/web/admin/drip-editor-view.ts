@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from '../../text/html.ts';
 import { csrfField } from '../shared/layout.ts';
+import { zoneWords } from './form-kit/school-time.ts';
 
 /** One section's release as its boxes hold it (a date and time on the school's clock). */
 export type DripRow = { id: string; title: string; type: string; days: string; date: string; time: string };
@@ -48,7 +49,7 @@ export function dripEditorView(opts: {
 </fieldset>`;
   };
   return html`<p><a href="${opts.backPath}">${opts.backLabel}</a></p>
-<p class="meta">Days and times are on the school's clock (${opts.zone}).</p>
+<p class="meta">Days and times are on the school's clock (${zoneWords(opts.zone)}).</p>
 ${
   opts.rows.length === 0
     ? html`<p class="meta">This course has no sections yet: add them in its curriculum first.</p>`

@@ -108,7 +108,7 @@ export function registerDripEditor(fastify: FastifyInstance, deps: EditorDeps) {
     scope: Scope,
     refused?: { rows: DripRow[]; problems: Map<string, Problem>; saved: number },
   ) {
-    const { zone } = await deps.clock();
+    const { zone } = await deps.clock(request);
     const query = request.query as Record<string, unknown> | undefined;
     return page(request, reply, {
       title: scope.title,
@@ -134,7 +134,7 @@ export function registerDripEditor(fastify: FastifyInstance, deps: EditorDeps) {
   }
 
   async function save(request: FastifyRequest & { body: PostedForm }, reply: FastifyReply, scope: Scope) {
-    const { zone } = await deps.clock();
+    const { zone } = await deps.clock(request);
     const form = request.body ?? {};
     const rows = scope.sections.map((s) => postedRow(s, form));
     const problems = new Map<string, Problem>();

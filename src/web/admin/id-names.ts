@@ -13,36 +13,36 @@ function idsIn(value: unknown, into: Set<string>) {
   if (typeof value === 'string') {
     if (ID.test(value)) into.add(value);
   } else if (Array.isArray(value)) for (const item of value) idsIn(item, into);
-  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) idsIn(item, into);
+  else if (typeof value === 'object' && value !== null)
+    // An object's own id is never shown as a name: the object names itself (its title, or its name beside an id).
+    for (const [key, item] of Object.entries(value)) if (key !== 'id') idsIn(item, into);
 }
 
 /**
  * The names of the objects the ids on a page stand for, read through each resource's own get operation as the
  * signed-in person (who sees only what they may), so a page says "Pottery" where the API says crs_01kw….
  */
-export async function namesOf(
+async function namesOf(
   deps: Pick<AdminDeps, 'operations' | 'call'>,
   request: FastifyRequest,
   values: unknown,
-  skip: ReadonlySet<string> = new Set(),
 ): Promise<Map<string, string>> {
   const ids = new Set<string>();
   idsIn(values, ids);
-  const names = new Map<string, string>();
-  for (const id of [...ids].filter((i) => !skip.has(i)).slice(0, MOST)) {
+  const nameOf = async (id: string): Promise<[string, string] | undefined> => {
     const resource = resourceOfId(deps.operations, id);
-    if (!resource?.get) continue;
-    const gets = id.startsWith('usr_') ? PEOPLE : [resource.get];
-    for (const get of gets) {
+    if (!resource?.get) return undefined;
+    for (const get of id.startsWith('usr_') ? PEOPLE : [resource.get]) {
       if (!deps.operations.has(get)) continue;
       const answer = await deps.call(request, get, { id });
       if (answer.status !== 200) continue;
       const body = answer.body as Record<string, unknown>;
-      names.set(id, rowName(body, [...resource.title, 'name', 'email', 'title', 'code', 'number']));
-      break;
+      return [id, rowName(body, [...resource.title, 'name', 'email', 'title', 'code', 'number'])];
     }
-  }
-  return names;
+    return undefined;
+  };
+  const named = await Promise.all([...ids].slice(0, MOST).map(nameOf));
+  return new Map(named.filter((pair) => pair !== undefined));
 }
 
 /** What a page needs to show values in words: links, names, the school's clock and the resource shown. */
@@ -53,6 +53,6 @@ export async function valueViewFor(
   link: (id: string) => string | undefined,
   resource?: string,
 ): Promise<ValueView> {
-  const [names, clock] = await Promise.all([namesOf(deps, request, values), deps.clock()]);
+  const [names, clock] = await Promise.all([namesOf(deps, request, values), deps.clock(request)]);
   return { link, names, clock, ...(resource ? { resource } : {}) };
 }

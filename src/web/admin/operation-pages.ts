@@ -105,7 +105,7 @@ export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps
     const danger = needsConfirmation(tool);
     const words = operationWords(tool.name);
     const returnTo = adminReturn(given.return_to, '/admin');
-    const clock = await deps.clock();
+    const clock = await deps.clock(request);
     const view = await valueViewFor(deps, request, [Object.values(fixed), object], link);
     const about = [
       ...Object.entries(fixed).map(
@@ -184,7 +184,7 @@ export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps
         fields.filter((f) => !asked.has(f.name)),
         posted,
         undefined,
-        await deps.clock(),
+        await deps.clock(request),
       );
       if (problems.length)
         return screen(request, reply, tool, given, { posted, message: undefined, problems, status: 400 });

@@ -116,7 +116,7 @@ export function registerOutboxPage(fastify: FastifyInstance, deps: AdminDeps) {
         request.viewer?.role === 'owner'
           ? html`<p class="hint">Every message the school wrote, newest first. Open one to read it whole, with its links.</p>`
           : html`<p class="hint">Only the owner reads the outbox: its messages carry sign-in links.</p>`;
-      const body = html`${intro}${outboxListView(answer.body.data as Summary[], nextHref, await deps.clock())}`;
+      const body = html`${intro}${outboxListView(answer.body.data as Summary[], nextHref, await deps.clock(request))}`;
       return page(request, reply, { title: 'E-mail outbox', current: 'outbox', body });
     },
   );
@@ -135,7 +135,7 @@ export function registerOutboxPage(fastify: FastifyInstance, deps: AdminDeps) {
       return page(request, reply, {
         title: message.subject,
         current: 'outbox',
-        body: outboxMessageView(message, await deps.clock()),
+        body: outboxMessageView(message, await deps.clock(request)),
       });
     },
   );

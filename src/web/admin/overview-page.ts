@@ -37,7 +37,7 @@ export function registerOverviewPage(app: FastifyInstance, deps: AdminDeps & { d
     const totals = new Map<string, number>();
     for (const p of points)
       for (const v of p.values ?? []) totals.set(v.currency, (totals.get(v.currency) ?? 0) + v.amount);
-    const { locale } = await deps.clock();
+    const { locale } = await deps.clock(request);
     return totals.size ? [...totals].map(([c, a]) => moneyWords(a, c, locale)).join(' + ') : '0';
   }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { InternalCalls } from '../../http/internal-calls.ts';
 import type { OperationCaller } from '../../operations/operation-calls.ts';
 import type { OperationTool } from '../../operations/operation-tools.ts';
@@ -16,6 +16,7 @@ import { registerEventAttendance } from './event-attendance.ts';
 import { registerFontsEditor } from './fonts-editor.ts';
 import { registerFormExport } from './form-export.ts';
 import { adminCalls, adminRouteCalls } from './form-kit/calls.ts';
+import type { SchoolClock } from './form-kit/school-time.ts';
 import { registerImageUploads } from './image-upload.ts';
 import { registerLessonMedia } from './lesson-media.ts';
 import { registerMenuEditor } from './menu-editor.ts';
@@ -51,14 +52,22 @@ export function registerAdmin(
   };
   const editorStyle = ownAsset('admin-editors.css', 'text/css; charset=utf-8');
   serveAssets(app, [assets.style, assets.script, editorStyle]);
+  const clocks = new WeakMap<FastifyRequest, Promise<SchoolClock>>();
   const admin: AdminDeps = {
     operations,
     call: adminCalls({ operations, call: deps.callOperation }),
     write: deps.write,
     assets,
-    clock: async () => {
-      const school = await deps.school();
-      return { zone: school?.timezone ?? 'UTC', locale: school?.locale ?? 'en-GB' };
+    // Read once per request: a page asks for it for its values, its form and its notices.
+    clock: (request) => {
+      let clock = clocks.get(request);
+      if (!clock) {
+        clock = deps
+          .school()
+          .then((school) => ({ zone: school?.timezone ?? 'UTC', locale: school?.locale ?? 'en-GB' }));
+        clocks.set(request, clock);
+      }
+      return clock;
     },
   };
   registerOverviewPage(app, { ...admin, dashboard: deps.dashboard });

@@ -84,7 +84,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
       const filters = formFields(list.inputSchema, list.route.args.query, [list.name, resource.key])
         .filter((f) => !PAGING.has(f.name))
         .sort((a, b) => rank(a) - rank(b));
-      const clock = await deps.clock();
+      const clock = await deps.clock(request);
       const kinds = new Map(filters.map((f) => [f.name, f.kind]));
       // What the filter boxes show (a day for a time), and what the list operation is asked (that day's start, in UTC).
       const shown: Row = {};
@@ -164,7 +164,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
         problems: refused?.problems ?? [],
         message: refused?.message,
         choices: await choicesFor(deps, request, fields),
-        clock: await deps.clock(),
+        clock: await deps.clock(request),
       },
       csrf: reply.generateCsrf(),
       submit: words.button,
@@ -198,7 +198,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
         genericFields(resource, bodyFields(create, resource.key)),
         posted,
         undefined,
-        await deps.clock(),
+        await deps.clock(request),
       );
       if (problems.length)
         return createScreen(request, reply, resource, { posted, message: undefined as never, problems, status: 400 });
@@ -243,7 +243,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
             problems: refused?.problems ?? [],
             message: refused?.message,
             choices: await choicesFor(deps, request, fields),
-            clock: await deps.clock(),
+            clock: await deps.clock(request),
           },
           csrf: reply.generateCsrf(),
           submit: operationWords(update.name).button,
@@ -277,7 +277,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
       genericFields(resource, bodyFields(update, resource.key)),
       posted,
       current.body,
-      await deps.clock(),
+      await deps.clock(request),
     );
     if (problems.length)
       return editScreen(request, reply, resource, id, { posted, message: undefined, problems, status: 400 });

@@ -71,13 +71,17 @@ export type FieldProblem = { field: string; message: string };
 export function errorSummary(
   message: string | undefined,
   problems: FieldProblem[] = [],
-  link?: { href: (field: string) => string; label: (field: string) => string },
+  link?: { href: (field: string) => string; label: (field: string) => string | undefined },
 ): SafeHtml {
   if (!message && problems.length === 0) return html``;
-  const item = (p: FieldProblem) =>
-    link
-      ? html`<li><a href="${link.href(p.field)}">${link.label(p.field)}</a>: ${p.message}</li>`
-      : html`<li>${p.field}: ${p.message}</li>`;
+  // A problem with no field on the form (a lesson named by the course's publish) is told by its sentence alone.
+  const item = (p: FieldProblem) => {
+    if (!link) return html`<li>${p.field}: ${p.message}</li>`;
+    const label = link.label(p.field);
+    return label
+      ? html`<li><a href="${link.href(p.field)}">${label}</a>: ${p.message}</li>`
+      : html`<li>${p.message}</li>`;
+  };
   return html`<div class="error" role="alert"><p>${message ?? 'Please correct the fields below.'}</p>${
     problems.length ? html`<ul>${problems.map(item)}</ul>` : ''
   }</div>`;

@@ -74,7 +74,7 @@ for (const engine of engines) {
         return_to: path,
       });
       assert.equal(empty.status, 409);
-      assert.match(empty.text, /lesson/i);
+      assert.match(empty.text, /A course needs at least one published lesson in a published section before it can be/);
       assert.doesNotMatch(empty.text, /\/api\/v1|publishCourse</);
       const api = apiClient(server.url, await tokenFor(server, OWNER, 'curriculum:write'));
       const section = await api.post<{ id: string }>(`/api/v1/courses/${courseId}/sections`, { title: 'Clay' });
@@ -266,10 +266,12 @@ for (const engine of engines) {
       assert.equal(started.status, 303, /role="alert">(.*?)<\/div>/s.exec(started.text)?.[1]);
       const progress = await owner.get(started.location ?? '');
       // The server's own job runner may already have taken the job: the page follows it only while it runs.
-      const done0 = Number(/<progress id="import-progress" max="3" value="(\d)"/.exec(progress.text)?.[1]);
-      assert.ok(done0 >= 0 && done0 <= 3, progress.text.slice(0, 300));
-      if (done0 < 3)
+      if (/Finished: 3 of 3 rows/.test(progress.text))
+        assert.match(progress.text, /<progress id="import-progress" max="3" value="3"/);
+      else {
+        assert.match(progress.text, /<progress id="import-progress" max="3" value="0"/);
         assert.match(progress.text, /<meta http-equiv="refresh" content="2">/, 'the page follows the job by itself');
+      }
       await server.services.jobs.runDue();
       const done = await owner.get(started.location ?? '');
       assert.match(done.text, /Finished: 3 of 3 rows/);

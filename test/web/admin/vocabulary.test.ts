@@ -105,6 +105,11 @@ describe('the admin vocabulary', () => {
         if (items?.properties)
           for (const nested of Object.keys(items.properties as object))
             if (!fieldWords(nested, [resource])) missing.add(`field ${name}.${nested} (${resource})`);
+        // An object inside the object (a section's release: its type, days, date) is shown with its own words.
+        const inner = property.properties
+          ? property
+          : (property.anyOf as JsonSchema[] | undefined)?.find((s) => s.properties);
+        if (inner) checkObject(inner, resource);
       }
     };
     for (const resource of availableResources(ops)) {

@@ -208,7 +208,7 @@ export function schemaForm(opts: {
   const known = (field: string) => labels.has(field.split('.')[0] ?? field);
   const summary = errorSummary(opts.state.message, opts.state.problems, {
     href: (field) => (known(field) ? `#${fieldId(field.split('.')[0] ?? field)}` : '#'),
-    label: (field) => labels.get(field.split('.')[0] ?? field) ?? field,
+    label: (field) => labels.get(field.split('.')[0] ?? field),
   });
   return html`${summary}<form method="post" action="${opts.action}" class="admin-form" novalidate>${csrfField(opts.csrf)}${Object.entries(
     opts.hidden ?? {},

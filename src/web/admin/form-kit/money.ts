@@ -1,9 +1,22 @@
 /** Money as a person reads and types it: in major units with the currency's symbol; the API keeps minor units. */
 
+const formats = new Map<string, Intl.NumberFormat>();
+
+/** A currency's format in a language, made once (a list of orders shows many amounts); throws for an unknown code. */
+function currencyFormat(locale: string, currency: string): Intl.NumberFormat {
+  const key = `${locale} ${currency}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    formats.set(key, format);
+  }
+  return format;
+}
+
 /** Digits after the decimal point of a currency's minor unit (2 for EUR, 0 for JPY). */
 export const minorDigits = (currency: string): number => {
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    return currencyFormat('en', currency).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
     return 2;
   }
@@ -18,7 +31,7 @@ export const majorUnits = (amount: number, currency: string) => {
 /** 4900 EUR → "€49.00": money as a person reads it, in the school's language. */
 export function moneyWords(amount: number, currency: string, locale = 'en-GB'): string {
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount / 10 ** minorDigits(currency));
+    return currencyFormat(locale, currency).format(amount / 10 ** minorDigits(currency));
   } catch {
     return `${majorUnits(amount, currency)} ${currency}`;
   }
@@ -28,8 +41,9 @@ export function moneyWords(amount: number, currency: string, locale = 'en-GB'): 
 export function currencySymbol(currency: string, locale = 'en-GB'): string {
   try {
     return (
-      new Intl.NumberFormat(locale, { style: 'currency', currency }).formatToParts(0).find((p) => p.type === 'currency')
-        ?.value ?? currency
+      currencyFormat(locale, currency)
+        .formatToParts(0)
+        .find((p) => p.type === 'currency')?.value ?? currency
     );
   } catch {
     return currency;

@@ -8,6 +8,17 @@
 export type FieldWords = { label: string; hint?: string; hidden?: true };
 
 export const FIELD_WORDS: Record<string, FieldWords> = {
+  all: { label: 'Everything' },
+  choices: { label: 'Choices' },
+  date: { label: 'Opens on' },
+  days: { label: 'Days after enrolling' },
+  explanation: { label: 'Explanation' },
+  heading: { label: 'Heading font' },
+  max_attempts: { label: 'Attempts allowed' },
+  multiple: { label: 'More than one right answer' },
+  pass_percent: { label: 'Pass mark (%)' },
+  prompt: { label: 'Question' },
+  questions: { label: 'Questions' },
   accent: { label: 'Accent colour' },
   actor: { label: 'Who' },
   actor_email: { label: 'Who' },
@@ -84,7 +95,7 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   draft_body: { label: 'Text', hint: 'Changes stay a draft until you publish the page' },
   drip: {
     label: 'When it opens',
-    hint: 'Leave empty to open with the course. Later: {"type": "days_after_enrollment", "days": 7}',
+    hint: 'Leave empty to open with the course; a later opening is set on the course’s release schedule',
   },
   duration_s: { label: 'Length in seconds' },
   email: { label: 'E-mail address' },

@@ -26,7 +26,9 @@ const notSet =
 const LIVE_SUBSCRIPTION = ['trialing', 'active', 'past_due', 'paused'];
 
 export const ALLOWED_IN_STATE: Record<string, Allowed> = {
-  publishCourse: statusIn('draft'),
+  publishCourse: statusIn('draft', 'archived'),
+  // Offered on the course's drafts screen, which names what it will publish and each lesson it cannot.
+  publishCourseWithContents: () => false,
   unpublishCourse: statusIn('published'),
   archiveCourse: statusIn('draft', 'published'),
   deleteCourse: statusIn('draft'),

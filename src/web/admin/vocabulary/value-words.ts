@@ -95,6 +95,17 @@ export const VALUE_WORDS: Record<string, string> = {
   '-created_at': 'Newest first',
 };
 
+const FONT_WORDS: Record<string, string> = {
+  'system-ui': 'The device’s own',
+  'sans-serif': 'Sans serif',
+  serif: 'Serif',
+  monospace: 'Typewriter',
+  Georgia: 'Georgia',
+  Helvetica: 'Helvetica',
+  Verdana: 'Verdana',
+  'Times New Roman': 'Times New Roman',
+};
+
 /** Values whose words depend on the field or the object (a member who is `paid` pays; an order `paid` was paid). */
 export const VALUE_WORDS_IN: Record<string, Record<string, string>> = {
   'members.status': { paid: 'Paying', free: 'Free member' },
@@ -108,4 +119,10 @@ export const VALUE_WORDS_IN: Record<string, Record<string, string>> = {
   'orders.provider': { none: 'Nothing to pay' },
   'subscriptions.provider': { none: 'Nothing to pay' },
   provider: { none: 'Nothing to pay' },
+  // A section's release (the type of its drip).
+  'sections.type': { none: 'With the course', days_after_enrollment: 'Days after enrolling', on_date: 'On a date' },
+  'courses.type': { none: 'With the course', days_after_enrollment: 'Days after enrolling', on_date: 'On a date' },
+  // Fonts keep their own names; the generic families are said in words.
+  'appearance.heading': FONT_WORDS,
+  'appearance.body': FONT_WORDS,
 };
