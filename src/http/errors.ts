@@ -64,21 +64,6 @@ export const errors = {
     new ApiError('invalid_request', description, { fields }),
   notFound: (what = 'resource') => new ApiError('not_found', `No such ${what}.`),
   conflict: (description: string) => new ApiError('conflict', description),
-  /** A course is published only with something to learn in it; the sentence says what to do, for people and apps. */
-  courseWithoutLessons: () =>
-    new ApiError(
-      'conflict',
-      'A course needs at least one published lesson in a published section before it can be published or sold. ' +
-        'Publish a lesson and its section first, or publish the course together with its sections and lessons.',
-    ),
-  /** Publishing a course with its drafts: the lessons that have nothing in them yet, one field error each. */
-  lessonsWithoutContent: (fields: FieldError[]) =>
-    new ApiError(
-      'invalid_request',
-      `${fields.length === 1 ? 'One lesson has' : `${fields.length} lessons have`} no content yet, so nothing was ` +
-        'published: give each its content, or delete it, then publish again.',
-      { fields },
-    ),
   accessDenied: (description: string) => new ApiError('access_denied', description),
   payloadTooLarge: (description: string, fields?: FieldError[]) =>
     new ApiError('payload_too_large', description, { fields }),

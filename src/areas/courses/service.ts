@@ -13,6 +13,11 @@ import type { ContentsPort, EnrollmentsPort } from './ports.ts';
 import type { Course, CourseCreate, CourseListQuery, CourseUpdate } from './schema.ts';
 import type { CoursesStore } from './store.ts';
 
+/** Why a course with nothing to learn is not published; the sentence says what to do, for people and apps alike. */
+const NOTHING_TO_LEARN =
+  'A course needs at least one published lesson in a published section before it can be published or sold. ' +
+  'Publish a lesson and its section first, or publish the course together with its sections and lessons.';
+
 /** How many of the latest enrollments decide which courses are popular. */
 const POPULAR_WINDOW = 10_000;
 
@@ -131,7 +136,7 @@ export function coursesService(
         if (to === 'published') {
           await store.lock(trx, id);
           if (options.withContents) await deps.contents.publishDrafts(trx, id, now());
-          if ((await deps.contents.publishedLessonCount(trx, id)) === 0) throw errors.courseWithoutLessons();
+          if ((await deps.contents.publishedLessonCount(trx, id)) === 0) throw errors.conflict(NOTHING_TO_LEARN);
         }
         if (!(await store.updateWhile(trx, id, [row.status], changes, to === 'published'))) return false;
         await deps.onStatusChange(trx);

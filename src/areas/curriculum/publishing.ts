@@ -24,10 +24,13 @@ export function curriculumPublishing(store: CurriculumStore) {
           ? [{ field: `lessons.${lesson.id}`, code: 'no_content', message: `“${lesson.title}”: ${problem}` }]
           : [];
       });
-      if (missing.length) throw errors.lessonsWithoutContent(missing);
+      if (missing.length)
+        throw errors.invalidRequest(
+          `${missing.length === 1 ? 'One lesson has' : `${missing.length} lessons have`} no content yet, so nothing was ` +
+            'published: give each its content, or delete it, then publish again.',
+          missing,
+        );
       await store.publishCourseDrafts(trx, courseId, at);
     },
   };
 }
-
-export type CurriculumPublishing = ReturnType<typeof curriculumPublishing>;

@@ -12,6 +12,7 @@ import {
   refusal,
 } from './admin-context.ts';
 import { courseDraftsView, type DraftSection, type RefusedLesson } from './course-drafts-view.ts';
+import { courseOutline } from './course-outline.ts';
 
 type Params = Static<typeof IdParams>;
 
@@ -23,16 +24,8 @@ export function registerCourseDrafts(fastify: FastifyInstance, deps: AdminDeps) 
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
 
-  async function outline(request: FastifyRequest, courseId: string) {
-    const sections = await deps.call(request, 'listSections', { id: courseId });
-    if (sections.status !== 200) return undefined;
-    const out: DraftSection[] = [];
-    for (const s of sections.body.data as DraftSection[]) {
-      const lessons = await deps.call(request, 'listLessons', { id: s.id });
-      out.push({ ...s, lessons: lessons.status === 200 ? (lessons.body.data as DraftSection['lessons']) : [] });
-    }
-    return out;
-  }
+  const outline = (request: FastifyRequest, courseId: string) =>
+    courseOutline<DraftSection['lessons'][number]>(deps, request, courseId);
 
   async function screen(
     request: FastifyRequest & { params: Params },

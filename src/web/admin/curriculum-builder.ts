@@ -14,6 +14,7 @@ import {
   one,
   refusal,
 } from './admin-context.ts';
+import { courseOutline } from './course-outline.ts';
 import { type BuilderSection, curriculumView } from './curriculum-builder-view.ts';
 import type { PostedForm } from './form-kit/form-values.ts';
 
@@ -57,21 +58,8 @@ export function registerCurriculumBuilder(fastify: FastifyInstance, deps: AdminD
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
 
-  async function outline(request: FastifyRequest, courseId: string): Promise<BuilderSection[] | undefined> {
-    const sections = await deps.call(request, 'listSections', { id: courseId });
-    if (sections.status !== 200) return undefined;
-    const out: BuilderSection[] = [];
-    for (const s of sections.body.data as BuilderSection[]) {
-      const lessons = await deps.call(request, 'listLessons', { id: s.id });
-      out.push({
-        id: s.id,
-        title: s.title,
-        status: s.status,
-        lessons: lessons.status === 200 ? (lessons.body.data as BuilderSection['lessons']) : [],
-      });
-    }
-    return out;
-  }
+  const outline = (request: FastifyRequest, courseId: string) =>
+    courseOutline<BuilderSection['lessons'][number]>(deps, request, courseId);
 
   async function screen(
     request: FastifyRequest & { params: Params },

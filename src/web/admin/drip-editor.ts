@@ -5,7 +5,7 @@ import { DerivedFormBody, IdParams } from '../shared/page-schemas.ts';
 import { ADMIN_ROUTE, adminGate, adminPostGate, refusal } from './admin-context.ts';
 import { type DripRow, dripEditorView } from './drip-editor-view.ts';
 import { type EditorDeps, editorPage } from './editor-page.ts';
-import type { PostedForm } from './form-kit/form-values.ts';
+import { type PostedForm, postedText } from './form-kit/form-values.ts';
 import { zoneInstant, zoneWall } from './form-kit/school-time.ts';
 
 type Section = {
@@ -16,11 +16,6 @@ type Section = {
 };
 type Problem = { box: 'days' | 'date' | 'type'; message: string };
 type Scope = { sections: Section[]; action: string; backPath: string; backLabel: string; title: string };
-
-const text = (form: PostedForm, name: string) => {
-  const value = form[name];
-  return (Array.isArray(value) ? value[0] : value) ?? '';
-};
 
 /** A section's release as the API takes it (DripInput), from its boxes; undefined boxes are left for the API to ask. */
 function dripInput(row: DripRow, zone: string): Record<string, unknown> {
@@ -96,10 +91,10 @@ export function registerDripEditor(fastify: FastifyInstance, deps: EditorDeps) {
   const postedRow = (s: Section, form: PostedForm): DripRow => ({
     id: s.id,
     title: s.title,
-    type: text(form, `${s.id}.type`) || s.drip.type,
-    days: text(form, `${s.id}.days`),
-    date: text(form, `${s.id}.date`),
-    time: text(form, `${s.id}.time`),
+    type: postedText(form, `${s.id}.type`) || s.drip.type,
+    days: postedText(form, `${s.id}.days`),
+    date: postedText(form, `${s.id}.date`),
+    time: postedText(form, `${s.id}.time`),
   });
 
   async function screen(

@@ -1,4 +1,5 @@
-import type { PostedForm } from './form-kit/form-values.ts';
+import { type PostedForm, postedText } from './form-kit/form-values.ts';
+import { swapped, without } from './form-kit/row-moves.ts';
 
 /** The two lists of links the appearance holds, in the words a school owner reads. */
 export const LINK_LISTS = {
@@ -28,26 +29,14 @@ export const rowOf = (link: { label: string; url: string }, places: readonly Des
     ? { label: link.label, goes: link.url, url: '' }
     : { label: link.label, goes: OTHER, url: link.url };
 
-const text = (form: PostedForm, name: string) => {
-  const value = form[name];
-  return (Array.isArray(value) ? value[0] : value) ?? '';
-};
-
 export function rowsFromForm(form: PostedForm): LinkRow[] {
-  const count = Math.min(MOST_LINKS + 5, Math.max(0, Number.parseInt(text(form, 'count'), 10) || 0));
+  const count = Math.min(MOST_LINKS + 5, Math.max(0, Number.parseInt(postedText(form, 'count'), 10) || 0));
   return Array.from({ length: count }, (_, i) => ({
-    label: text(form, `${i}.label`),
-    goes: text(form, `${i}.goes`),
-    url: text(form, `${i}.url`),
+    label: postedText(form, `${i}.label`),
+    goes: postedText(form, `${i}.goes`),
+    url: postedText(form, `${i}.url`),
   }));
 }
-
-const swapped = <T>(items: T[], a: number, b: number) => {
-  if (a < 0 || b < 0 || a >= items.length || b >= items.length) return items;
-  const next = [...items];
-  [next[a], next[b]] = [next[b] as T, next[a] as T];
-  return next;
-};
 
 /** A change of the rows' shape (`do` of the button pressed); undefined for a save. */
 export function reshapedRows(rows: LinkRow[], change: string): LinkRow[] | undefined {
@@ -56,7 +45,7 @@ export function reshapedRows(rows: LinkRow[], change: string): LinkRow[] | undef
     case 'add':
       return [...rows, { label: '', goes: '', url: '' }];
     case 'remove':
-      return rows.filter((_, i) => i !== at);
+      return without(rows, at);
     case 'up':
       return swapped(rows, at, at - 1);
     case 'down':

@@ -1,4 +1,5 @@
-import type { PostedForm } from './form-kit/form-values.ts';
+import { type PostedForm, postedText } from './form-kit/form-values.ts';
+import { swapped, without } from './form-kit/row-moves.ts';
 
 /** A quiz as its builder form holds it: every box as typed, so a refused save comes back exactly as it was. */
 export type QuizDraft = { passPercent: string; maxAttempts: string; questions: DraftQuestion[] };
@@ -30,36 +31,24 @@ export function draftOf(quiz: unknown): QuizDraft {
   };
 }
 
-const text = (form: PostedForm, name: string) => {
-  const value = form[name];
-  return (Array.isArray(value) ? value[0] : value) ?? '';
-};
 const count = (form: PostedForm, name: string, most: number) =>
-  Math.min(most, Math.max(0, Number.parseInt(text(form, name), 10) || 0));
+  Math.min(most, Math.max(0, Number.parseInt(postedText(form, name), 10) || 0));
 
 /** The draft as posted: `count` questions, each with `q<i>.count` choices, ticks and an explanation. */
 export function draftFromForm(form: PostedForm): QuizDraft {
   return {
-    passPercent: text(form, 'pass_percent'),
-    maxAttempts: text(form, 'max_attempts'),
+    passPercent: postedText(form, 'pass_percent'),
+    maxAttempts: postedText(form, 'max_attempts'),
     questions: Array.from({ length: count(form, 'count', QUIZ_LIMITS.questions) }, (_, i) => ({
-      prompt: text(form, `q${i}.prompt`),
+      prompt: postedText(form, `q${i}.prompt`),
       choices: Array.from({ length: count(form, `q${i}.count`, QUIZ_LIMITS.choices) }, (_, j) =>
-        text(form, `q${i}.c${j}`),
+        postedText(form, `q${i}.c${j}`),
       ),
       right: [form[`q${i}.right`] ?? []].flat().map(Number).filter(Number.isInteger),
-      explanation: text(form, `q${i}.explanation`),
+      explanation: postedText(form, `q${i}.explanation`),
     })),
   };
 }
-
-const without = <T>(items: T[], at: number) => items.filter((_, i) => i !== at);
-const swapped = <T>(items: T[], a: number, b: number) => {
-  if (a < 0 || b < 0 || a >= items.length || b >= items.length) return items;
-  const next = [...items];
-  [next[a], next[b]] = [next[b] as T, next[a] as T];
-  return next;
-};
 
 /**
  * A change of the form's shape (`do` of the button pressed): add, remove or move a question, add or remove a choice.

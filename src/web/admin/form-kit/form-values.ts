@@ -6,7 +6,8 @@ import { fromZoneLocal, type SchoolClock, toZoneLocal, UTC_CLOCK } from './schoo
 /** A posted HTML form: every value as text, repeated names as arrays. */
 export type PostedForm = Record<string, string | string[] | undefined>;
 
-const text = (form: PostedForm, name: string) => {
+/** One posted value as text: the first of a repeated name, '' when absent. */
+export const postedText = (form: PostedForm, name: string) => {
   const value = form[name];
   return (Array.isArray(value) ? value[0] : value) ?? '';
 };
@@ -43,7 +44,7 @@ function parseRows(field: FormField, form: PostedForm): Parsed {
     const names = (field.fields ?? []).map((f) => `${field.name}.${i}.${f.name}`);
     if (!names.some((n) => n in form)) break;
     const row = Object.fromEntries(
-      (field.fields ?? []).map((f) => [f.name, text(form, `${field.name}.${i}.${f.name}`).trim()]),
+      (field.fields ?? []).map((f) => [f.name, postedText(form, `${field.name}.${i}.${f.name}`).trim()]),
     );
     if (Object.values(row).some((v) => v !== '')) rows.push(row);
   }
@@ -62,11 +63,11 @@ function parseField(field: FormField, form: PostedForm, clock: SchoolClock): Par
     }
     return Object.keys(object).length ? { value: object, given: true } : { value: undefined, given: false };
   }
-  const raw = text(form, field.name).trim();
+  const raw = postedText(form, field.name).trim();
   const empty = { value: field.nullable ? null : undefined, given: field.nullable };
   switch (field.kind) {
     case 'boolean':
-      return { value: form[field.name] !== undefined && text(form, field.name) !== '', given: true };
+      return { value: form[field.name] !== undefined && postedText(form, field.name) !== '', given: true };
     case 'number': {
       if (raw === '') return empty;
       const n = Number(raw);
@@ -86,7 +87,7 @@ function parseField(field: FormField, form: PostedForm, clock: SchoolClock): Par
     }
     case 'amount': {
       if (raw === '') return empty;
-      const currency = field.currency ?? text(form, 'currency').trim().toUpperCase();
+      const currency = field.currency ?? postedText(form, 'currency').trim().toUpperCase();
       const minor = minorUnits(raw, currency || 'EUR');
       return minor === undefined
         ? {
@@ -112,8 +113,8 @@ function parseField(field: FormField, form: PostedForm, clock: SchoolClock): Par
         return { problem: 'Enter valid JSON.' };
       }
     case 'money': {
-      const amount = text(form, `${field.name}.amount`).trim();
-      const currency = text(form, `${field.name}.currency`).trim().toUpperCase();
+      const amount = postedText(form, `${field.name}.amount`).trim();
+      const currency = postedText(form, `${field.name}.currency`).trim().toUpperCase();
       if (amount === '' && currency === '') return empty;
       if (!/^\d+([.,]\d+)?$/.test(amount)) return { problem: 'Enter an amount such as 49.00.' };
       const digits = minorDigits(currency || 'EUR');
@@ -124,7 +125,7 @@ function parseField(field: FormField, form: PostedForm, clock: SchoolClock): Par
     }
     default:
       if (raw === '') return field.required ? { value: '', given: true } : empty;
-      return { value: text(form, field.name), given: true };
+      return { value: postedText(form, field.name), given: true };
   }
 }
 
