@@ -6,6 +6,7 @@ import { html } from '../../text/html.ts';
 import { csrfField } from '../shared/layout.ts';
 import { DerivedFormBody, IdParams } from '../shared/page-schemas.ts';
 import { ADMIN_ROUTE, type AdminDeps, adminGate, adminPage, adminPostGate, one, refusal } from './admin-context.ts';
+import { fieldLabel } from './vocabulary/words.ts';
 
 /** The most rows one import takes (the API's bulk enrollment limit). */
 const MOST_ROWS = 1000;
@@ -24,6 +25,12 @@ type Job = {
  * follows the progress (reloading itself every two seconds while the job runs — no script needed) and ends with a
  * report per row, also as CSV. With a script, choosing a file fills the text box; without one, paste the file's text.
  */
+/** A row's refusal as the API words it ("email: not an e-mail address."), its field named as the admin names it. */
+const reasonWords = (error: string | undefined) => {
+  const said = error ? /^([a-z_]+): (.*)$/s.exec(error) : null;
+  return said ? `${fieldLabel(said[1] ?? '')}: ${said[2]}` : (error ?? '');
+};
+
 export function registerStudentsImport(fastify: FastifyInstance, deps: AdminDeps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = adminPage(deps);
@@ -128,11 +135,11 @@ address name or title). Up to ${MOST_ROWS} rows. New people are invited to choos
 ${
   running
     ? html`<p class="meta">This page follows the import by itself.</p>`
-    : html`<p>${[...counts].map(([status, n]) => `${n} ${status.replace('_', ' ')}`).join(' · ')}</p>
+    : html`<p>${[...counts].map(([status, n]) => `${n} ${status.replaceAll('_', ' ')}`).join(' · ')}</p>
 <p><a class="button" href="/admin/students/import/${found.id}/report.csv" download>Download the report (CSV)</a> <a href="/admin/students">Back to the students</a></p>
 <div class="table-wrap"><table><thead><tr><th scope="col">Row</th><th scope="col">Outcome</th><th scope="col">Reason</th></tr></thead><tbody>${found.results.map(
         (r) =>
-          html`<tr><td>${String(r.row + 2)}</td><td>${r.status.replace('_', ' ')}</td><td>${r.error ?? ''}</td></tr>`,
+          html`<tr><td>${String(r.row + 2)}</td><td>${r.status.replaceAll('_', ' ')}</td><td>${reasonWords(r.error)}</td></tr>`,
       )}</tbody></table></div>`
 }`;
       return page(request, reply, {

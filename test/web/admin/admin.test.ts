@@ -277,6 +277,9 @@ for (const engine of engines) {
       assert.match(done.text, /Finished: 3 of 3 rows/);
       assert.doesNotMatch(done.text, /http-equiv="refresh"/);
       assert.match(done.text, /2 enrolled · 1 invalid/);
+      // The refused row's reason names its field as the admin does, not by the API's field name.
+      assert.match(done.text, /<td>E-mail address: [^<]+<\/td>/);
+      assert.doesNotMatch(done.text, /<td>email: /);
       const report = await owner.get(`${started.location}/report.csv`);
       assert.match(report.text, /^row,outcome,student_id,reason\r\n2,enrolled,usr_/);
       assert.match(report.text, /3,invalid,,/);
