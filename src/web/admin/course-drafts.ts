@@ -44,7 +44,7 @@ export function registerCourseDrafts(fastify: FastifyInstance, deps: AdminDeps) 
     });
     const title = String(course.body.title || 'Untitled course');
     return page(request, reply, {
-      title: `Still a draft: ${title}`,
+      title: `What is still a draft: ${title}`,
       current: 'courses',
       status: refused?.status,
       notice: doneNotice(deps, request),
