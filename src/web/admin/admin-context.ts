@@ -105,10 +105,14 @@ export const adminReturn = (value: unknown, fallback: string) =>
 
 export const one = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 
+/** The notice of a form saved as it was: no call is made, as an update must change something. */
+export const UNCHANGED = 'unchanged';
+
 /** The line a screen shows after an operation succeeded (`?notice=<operationId>`; only known operations are named). */
 export function doneNotice(deps: Pick<AdminDeps, 'operations'>, request: FastifyRequest): string | undefined {
   const { query } = request;
   const name = typeof query === 'object' && query !== null && 'notice' in query ? one(query.notice) : undefined;
+  if (name === UNCHANGED) return 'Nothing was changed.';
   const tool = typeof name === 'string' ? deps.operations.get(name) : undefined;
   return tool ? operationWords(tool.name).done : undefined;
 }

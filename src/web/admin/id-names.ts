@@ -22,7 +22,7 @@ function idsIn(value: unknown, into: Set<string>) {
  * The names of the objects the ids on a page stand for, read through each resource's own get operation as the
  * signed-in person (who sees only what they may), so a page says "Pottery" where the API says crs_01kw….
  */
-async function namesOf(
+export async function namesOf(
   deps: Pick<AdminDeps, 'operations' | 'call'>,
   request: FastifyRequest,
   values: unknown,

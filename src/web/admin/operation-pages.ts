@@ -23,6 +23,7 @@ import { schemaForm } from './form-kit/forms-view.ts';
 import { formFields } from './form-kit/schema-fields.ts';
 import { valueHtml } from './form-kit/values-view.ts';
 import { valueViewFor } from './id-names.ts';
+import { idsOfNames } from './named-refs.ts';
 import { bodyFields } from './resource-pages.ts';
 import { fieldLabel, operationTitle, operationWords } from './vocabulary/words.ts';
 
@@ -126,7 +127,7 @@ export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps
         posted: refused?.posted,
         problems: refused?.problems ?? [],
         message: refused?.message,
-        choices: await choicesFor(deps, request, fields),
+        ...(await choicesFor(deps, request, fields, { given })),
         clock,
       },
       csrf: reply.generateCsrf(),
@@ -180,12 +181,14 @@ export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps
       for (const name of [...tool.route.args.params]) if (given[name]) args[name] = given[name];
       const { fields } = await fieldsOf(request, tool, { ...given, ...args } as Record<string, string>);
       const asked = new Set(tool.route.args.params);
+      const named = await idsOfNames(deps, request, fields, posted);
       const { body, problems } = bodyFromForm(
         fields.filter((f) => !asked.has(f.name)),
-        posted,
+        named.posted,
         undefined,
         await deps.clock(request),
       );
+      problems.push(...named.problems);
       if (problems.length)
         return screen(request, reply, tool, given, { posted, message: undefined, problems, status: 400 });
       const answer = await deps.call(request, tool.name, { ...args, ...body });

@@ -15,6 +15,7 @@ import {
   doneNotice,
   one,
   refusal,
+  UNCHANGED,
 } from './admin-context.ts';
 import {
   type AdminResource,
@@ -31,6 +32,7 @@ import { type FormField, formFields } from './form-kit/schema-fields.ts';
 import { fromZoneLocal } from './form-kit/school-time.ts';
 import { rowName } from './form-kit/values-view.ts';
 import { valueViewFor } from './id-names.ts';
+import { idsOfNames } from './named-refs.ts';
 import { type ActionButton, actionBar, listHeader, objectFacts, rowsTable } from './screens-view.ts';
 import { themePreview } from './theme-preview-view.ts';
 import { allowedInState } from './vocabulary/state-actions.ts';
@@ -95,7 +97,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
         shown[name] = value;
         args[name] = kinds.get(name) === 'datetime' ? (fromZoneLocal(`${value}T00:00`, clock.zone) ?? value) : value;
       }
-      const choices = await choicesFor(deps, request, filters);
+      const { choices } = await choicesFor(deps, request, filters);
       const answer = await deps.call(request, list.name, args);
       if (answer.status !== 200) {
         const { message } = refusal(answer);
@@ -163,7 +165,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
         posted: refused?.posted,
         problems: refused?.problems ?? [],
         message: refused?.message,
-        choices: await choicesFor(deps, request, fields),
+        ...(await choicesFor(deps, request, fields)),
         clock: await deps.clock(request),
       },
       csrf: reply.generateCsrf(),
@@ -194,12 +196,10 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
       const create = op(resource?.create);
       if (!resource || !create) return reply.callNotFound();
       const posted = request.body ?? {};
-      const { body, problems } = bodyFromForm(
-        genericFields(resource, bodyFields(create, resource.key)),
-        posted,
-        undefined,
-        await deps.clock(request),
-      );
+      const fields = genericFields(resource, bodyFields(create, resource.key));
+      const named = await idsOfNames(deps, request, fields, posted);
+      const { body, problems } = bodyFromForm(fields, named.posted, undefined, await deps.clock(request));
+      problems.push(...named.problems);
       if (problems.length)
         return createScreen(request, reply, resource, { posted, message: undefined as never, problems, status: 400 });
       const answer = await deps.call(request, create.name, body);
@@ -242,7 +242,7 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
             posted: refused?.posted,
             problems: refused?.problems ?? [],
             message: refused?.message,
-            choices: await choicesFor(deps, request, fields),
+            ...(await choicesFor(deps, request, fields, { values: current.body })),
             clock: await deps.clock(request),
           },
           csrf: reply.generateCsrf(),
@@ -273,18 +273,17 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
     const current = await deps.call(request, get.name, args);
     if (current.status !== 200) return reply.callNotFound();
     const posted = request.body ?? {};
-    const { body, problems } = bodyFromForm(
-      genericFields(resource, bodyFields(update, resource.key)),
-      posted,
-      current.body,
-      await deps.clock(request),
-    );
+    const fields = genericFields(resource, bodyFields(update, resource.key));
+    const named = await idsOfNames(deps, request, fields, posted);
+    const { body, problems } = bodyFromForm(fields, named.posted, current.body, await deps.clock(request));
+    problems.push(...named.problems);
     if (problems.length)
       return editScreen(request, reply, resource, id, { posted, message: undefined, problems, status: 400 });
+    const back = id ? `/admin/${resource.key}/${encodeURIComponent(id)}` : `/admin/${resource.key}`;
+    if (Object.keys(body).length === 0) return reply.redirect(`${back}?notice=${UNCHANGED}`, 303);
     const answer = await deps.call(request, update.name, { ...args, ...body });
     if (answer.status >= 300)
       return editScreen(request, reply, resource, id, { posted, ...refusal(answer), status: answer.status });
-    const back = id ? `/admin/${resource.key}/${encodeURIComponent(id)}` : `/admin/${resource.key}`;
     return reply.redirect(`${back}?notice=${update.name}`, 303);
   };
 

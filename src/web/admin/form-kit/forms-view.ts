@@ -14,6 +14,8 @@ export type FormState = {
   message?: string;
   /** Objects an id field may name, by id prefix, when there are few enough to list. */
   choices?: ReadonlyMap<string, readonly Choice[]>;
+  /** Id prefixes with too many objects to list, whose boxes take names; with the names of the ids shown. */
+  named?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** The school's zone and language: times are shown and typed in it. */
   clock?: SchoolClock;
 };
@@ -29,7 +31,16 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
     return Array.isArray(value) ? value[0] : value;
   };
   const clock = state.clock ?? UTC_CLOCK;
-  const shown = state.posted ? (postedText(field.name) ?? '') : displayValue(field, state.values[field.name], clock);
+  const names = field.prefix ? state.named?.get(field.prefix) : undefined;
+  const held = state.values[field.name];
+  const shown = state.posted
+    ? (postedText(field.name) ?? '')
+    : names
+      ? [held ?? []]
+          .flat()
+          .map((id) => names.get(String(id)) ?? String(id))
+          .join('\n')
+      : displayValue(field, held, clock);
   const common = html`id="${id}" name="${field.name}"${describedBy ? html` aria-describedby="${describedBy}"` : ''}${
     invalid ? html` aria-invalid="true"` : ''
   }${field.required && field.kind !== 'boolean' ? html` required` : ''}`;
@@ -38,6 +49,7 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
     return html`<select ${common}><option value="">—</option>${choices.map(
       (c) => html`<option value="${c.id}"${c.id === shown ? html` selected` : ''}>${c.label}</option>`,
     )}</select>`;
+  if (field.kind === 'ref' && names) return html`<input ${common} value="${shown}" autocomplete="off">`;
   switch (field.kind) {
     case 'textarea':
     case 'json':
@@ -93,6 +105,14 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
 const kindHint: Partial<Record<FormField['kind'], string>> = {
   lines: 'One per line.',
   refs: 'One per line.',
+};
+
+/** What a box that takes names asks for: people are found by e-mail address too. */
+const namedHint = (field: FormField) => {
+  const what = field.prefix === 'usr' ? 'name or e-mail address' : 'name';
+  return field.kind === 'refs'
+    ? `Type each one's ${what}, one per line: there are too many to list`
+    : `Type the ${what}: there are too many to list`;
 };
 
 /** Ids of other objects as a list of ticked names (the choices are few enough to list). */
@@ -176,11 +196,15 @@ function fieldBlock(field: FormField, state: FormState): SafeHtml {
     );
   }
   const problem = state.problems.find((p) => p.field === field.name || p.field.startsWith(`${field.name}.`));
+  const named = field.prefix !== undefined && state.named?.has(field.prefix);
   const hint = [
     field.hint,
-    field.markdown
-      ? 'Formatting: **bold**, *italic*, - for a list, [a link](https://example.com).'
-      : kindHint[field.kind],
+    named ? namedHint(field) : undefined,
+    named
+      ? undefined
+      : field.markdown
+        ? 'Formatting: **bold**, *italic*, - for a list, [a link](https://example.com).'
+        : kindHint[field.kind],
   ]
     .filter(Boolean)
     .map((h) => (/[.!?]$/.test(h as string) ? h : `${h}.`))
