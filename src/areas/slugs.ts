@@ -21,7 +21,7 @@ export function slugify(text: string): string {
  */
 export function slugRules(what: string, taken: (slug: string, exceptId?: string) => Promise<boolean>) {
   const conflict = (slug: string) =>
-    errors.conflict(`The slug "${slug}" is already taken by another ${what}; choose another slug.`);
+    errors.conflict(`The web address "${slug}" is already taken by another ${what}; choose another one.`);
   return {
     conflict,
     async choose(requested: string | undefined, title: string): Promise<string> {

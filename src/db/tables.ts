@@ -426,6 +426,8 @@ export type ProductsTable = {
   description: string;
   price_amount: number | null;
   price_currency: string | null;
+  /** Its picture's address (an uploaded image's public one, or one elsewhere). */
+  image_url: string | null;
   status: 'draft' | 'published' | 'archived';
   published_at: Timestamp | null;
   archived_at: Timestamp | null;

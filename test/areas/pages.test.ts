@@ -81,7 +81,7 @@ for (const engine of engines) {
       const taken = await staff.patch(`/api/v1/pages/${a.id}`, { slug: b.slug });
       assert.equal(taken.status, 409);
       assert.equal(taken.body.error, 'conflict');
-      assert.match(String(taken.body.error_description), /"slug-b" is already taken.*choose another slug/);
+      assert.match(String(taken.body.error_description), /"slug-b" is already taken.*choose another one/);
       const takenOnCreate = await staff.post('/api/v1/pages', { title: 'X', slug: b.slug });
       assert.equal(takenOnCreate.status, 409);
       const blank = await staff.patch(`/api/v1/pages/${a.id}`, { title: '   ' });
@@ -134,7 +134,7 @@ for (const engine of engines) {
       const empty = await create({ title: 'Empty Page', draft_body: '  ' });
       const refused = await staff.post(`/api/v1/pages/${empty.id}/publish`);
       assert.equal(refused.status, 409);
-      assert.match(String(refused.body.error_description), /needs a body.*PATCH \/api\/v1\/pages\//);
+      assert.match(String(refused.body.error_description), /needs its text.*PATCH \/api\/v1\/pages\//);
       assert.equal((await staff.get<Page>(`/api/v1/pages/${empty.id}`)).body.status, 'draft');
 
       const live = await published({ title: 'Live Page' });

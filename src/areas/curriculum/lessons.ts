@@ -213,9 +213,8 @@ export function lessonRules(deps: {
       const lesson = await lessonForWrite(db, id);
       const unknownSection = () =>
         errors.invalidRequest(
-          'section_id: no such section; list the course sections with ' +
-            `GET /api/v1/courses/${lesson.course_id}/sections.`,
-          [{ field: 'section_id', code: 'not_found', message: `Unknown section ${input.section_id}` }],
+          `The lesson's course has no such section (GET /api/v1/courses/${lesson.course_id}/sections lists them).`,
+          [{ field: 'section_id', code: 'not_found', message: 'No such section in this course.' }],
         );
       const target = await store.findSection(db, input.section_id);
       if (!target) throw unknownSection();

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Id, ListQueryBase, Money, Page, Slug, Timestamp } from '../../http/schemas.ts';
+import { HttpUrl, Id, ListQueryBase, Money, Page, Slug, Timestamp } from '../../http/schemas.ts';
 
 /** Most files one product carries. */
 export const MAX_PRODUCT_FILES = 50;
@@ -30,6 +30,7 @@ export const DigitalProduct = Type.Object(
     slug: Type.String(),
     description: Type.String(),
     price: Type.Union([Money, Type.Null()], { description: 'null means free' }),
+    image_url: Type.Union([Type.String(), Type.Null()]),
     files: Type.Array(ProductFile, {
       description: 'In order, by name and size; the files themselves are reached through the downloads operation',
     }),
@@ -50,10 +51,11 @@ const Writable = Type.Partial(
     slug: Slug,
     description: Type.String({ maxLength: 50_000 }),
     price: Type.Union([Money, Type.Null()]),
+    image_url: Type.Union([HttpUrl, Type.Null()]),
     asset_ids: Type.Array(Id('ast'), {
       maxItems: MAX_PRODUCT_FILES,
       uniqueItems: true,
-      description: `The product's files, in order: ready uploads of purpose ${FILE_PURPOSES.join(', ')} (not image: images are public)`,
+      description: `Its files in order: ready uploads of purpose ${FILE_PURPOSES.join(', ')} (images are public)`,
     }),
   }),
 );

@@ -76,6 +76,7 @@ export function digitalProductsService(
         row.price_amount === null || row.price_currency === null
           ? null
           : { amount: Number(row.price_amount), currency: row.price_currency },
+      image_url: row.image_url ?? null,
       files: files
         .filter((f) => f.product_id === row.id)
         .map((f) => ({
@@ -151,7 +152,7 @@ export function digitalProductsService(
       if (!from.includes(row.status)) throw errors.conflict(`A ${row.status} product cannot become ${to}.`);
       if (to === 'published' && (await filesOf(trx, [id])).length === 0) {
         throw errors.conflict(
-          `A product needs at least one file before it is published; add asset_ids with PATCH /api/v1/digital-products/${id}.`,
+          `A product needs at least one file before it is published (PATCH /api/v1/digital-products/${id} with asset_ids).`,
         );
       }
       const at = now();
@@ -214,6 +215,7 @@ export function digitalProductsService(
         description: input.description ?? '',
         price_amount: input.price?.amount ?? null,
         price_currency: input.price?.currency ?? null,
+        image_url: input.image_url ?? null,
         status: 'draft',
         published_at: null,
         archived_at: null,
@@ -245,6 +247,7 @@ export function digitalProductsService(
           if (title !== undefined) changes.title = title;
           if (input.slug !== undefined) changes.slug = input.slug;
           if (input.description !== undefined) changes.description = input.description;
+          if (input.image_url !== undefined) changes.image_url = input.image_url;
           if (input.price !== undefined) {
             changes.price_amount = input.price?.amount ?? null;
             changes.price_currency = input.price?.currency ?? null;

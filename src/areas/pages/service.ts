@@ -114,7 +114,7 @@ export function pagesService(deps: AreaDeps & { store: PagesStore }) {
       withPage(id, async (trx, row) => {
         if (!row.draft_body.trim()) {
           throw errors.conflict(
-            `A page needs a body before it can be published; set draft_body with PATCH /api/v1/pages/${id}.`,
+            `A page needs its text before it can be published (PATCH /api/v1/pages/${id} with draft_body).`,
           );
         }
         const at = now();

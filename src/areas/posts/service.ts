@@ -212,8 +212,8 @@ export function postsService(
       const at = new Date(input.publish_at);
       if (Number.isNaN(at.getTime()) || at.getTime() <= clock.now().getTime()) {
         throw errors.invalidRequest(
-          `publish_at must be in the future (now is ${now()}); ` +
-            `to publish right away use POST /api/v1/posts/${id}/publish.`,
+          `The time to publish must be in the future (it is now ${now()} UTC); or publish the post right away ` +
+            `(POST /api/v1/posts/${id}/publish).`,
           [{ field: 'publish_at', code: 'past', message: 'Must be in the future.' }],
         );
       }

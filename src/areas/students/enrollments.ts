@@ -40,8 +40,8 @@ const outlasts = (a: string | null, b: string | null) => b !== null && (a === nu
  */
 export function closedCourse(course: CourseRow): string | undefined {
   if (course.status === 'draft')
-    return `Course ${course.id} is a draft; publish it first (POST /api/v1/courses/${course.id}/publish).`;
-  if (course.status === 'archived') return `Course ${course.id} is archived and takes no new enrollments.`;
+    return `The course “${course.title}” is a draft; publish it first (POST /api/v1/courses/${course.id}/publish).`;
+  if (course.status === 'archived') return `The course “${course.title}” is archived and takes no new enrollments.`;
   return undefined;
 }
 

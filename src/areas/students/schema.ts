@@ -12,7 +12,7 @@ const StudentStatus = Type.Union([Type.Literal('active'), Type.Literal('suspende
 
 export const EnrollmentStatus = Type.Union(
   [Type.Literal('active'), Type.Literal('completed'), Type.Literal('expired'), Type.Literal('revoked')],
-  { description: 'expired: an active enrollment whose expires_at has passed (derived from the clock)' },
+  { description: 'expired: active, but its expires_at has passed' },
 );
 export type EnrollmentStatus = Static<typeof EnrollmentStatus>;
 

@@ -21,6 +21,7 @@ import { auditLog } from './019_audit_log.ts';
 import { security } from './020_security.ts';
 import { moneyAndAccess } from './021_money_and_access.ts';
 import { footerLinks } from './022_footer_links.ts';
+import { productImages } from './023_product_images.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '020_security': security,
   '021_money_and_access': moneyAndAccess,
   '022_footer_links': footerLinks,
+  '023_product_images': productImages,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -201,6 +201,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     title: ['title'],
     columns: ['status', 'price'],
     prefix: 'prd',
+    screens: [{ path: 'picture', label: 'Picture', replaces: ['image_url'] }],
   }),
   r({
     key: 'subscriptions',

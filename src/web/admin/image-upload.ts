@@ -15,7 +15,7 @@ const FORM_UPLOAD_BYTES = 20_000_000;
 
 /**
  * The objects that carry a picture, by admin address. `asset` is the field taking an uploaded image; without one
- * (posts) the upload's public address goes into `url`, which images keep for good.
+ * (posts, products) the upload's public address goes into `url`, which images keep for good.
  */
 const TARGETS = {
   courses: {
@@ -44,6 +44,15 @@ const TARGETS = {
     url: 'cover_url',
     noun: 'cover image',
     kind: 'post',
+  },
+  products: {
+    path: 'picture',
+    get: 'getDigitalProduct',
+    update: 'updateDigitalProduct',
+    asset: undefined,
+    url: 'image_url',
+    noun: 'picture',
+    kind: 'product',
   },
   appearance: {
     path: 'logo',
@@ -239,7 +248,7 @@ export function registerImageUploads(
 
   const get = { ...ADMIN_ROUTE, preHandler: adminGate() };
   const post = { ...ADMIN_ROUTE, preHandler: adminPostGate(app) };
-  for (const key of ['courses', 'lecturers', 'posts'] as const) {
+  for (const key of ['courses', 'lecturers', 'posts', 'products'] as const) {
     const at = `/admin/${key}/:id/${TARGETS[key].path}`;
     app.get(at, { ...get, schema: { params: IdParams } }, (request, reply) =>
       screen(request, reply, key, request.params.id),
@@ -273,7 +282,7 @@ export function registerImageUploads(
       },
     );
     const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
-    for (const key of ['courses', 'lecturers', 'posts'] as const)
+    for (const key of ['courses', 'lecturers', 'posts', 'products'] as const)
       typed.post(
         `/admin/${key}/:id/${TARGETS[key].path}/file`,
         { ...post, schema: { params: IdParams } },

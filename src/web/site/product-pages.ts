@@ -72,6 +72,7 @@ export function registerProductPages(fastify: FastifyInstance, deps: SiteDeps & 
       url: `${deps.baseUrl}${productPath(product.slug)}`,
       siteName: school.name,
       noindex: product.status !== 'published',
+      ...(product.image_url ? { image: product.image_url } : {}),
       jsonLd: productJsonLd(product, { baseUrl: deps.baseUrl }),
     });
     const body = productView({ product, locale: school.locale, action });

@@ -35,7 +35,7 @@ export function productListView(data: {
   if (!data.products.length) return html`<p>No products are on sale yet.</p>`;
   return html`<ul class="cards">${data.products.map(
     (p) =>
-      html`<li class="card"><div class="body"><h2><a href="${productPath(p.slug)}">${p.title}</a></h2>${
+      html`<li class="card">${p.image_url ? html`<img class="cover" src="${p.image_url}" alt="">` : ''}<div class="body"><h2><a href="${productPath(p.slug)}">${p.title}</a></h2>${
         p.description.trim() ? html`<p>${summary(markdownText(p.description), 160)}</p>` : ''
       }<p class="meta">${filesText(p.files)}</p><p class="price">${priceText(p, data.locale)}</p></div></li>`,
   )}</ul>
@@ -93,7 +93,9 @@ function notice(product: DigitalProduct): SafeHtml {
 export function productView(data: ProductData): SafeHtml {
   const { product } = data;
   return html`${notice(product)}
-<div class="course-head"><section aria-labelledby="about-heading"><h2 id="about-heading">About this product</h2>
+<div class="course-head"><section aria-labelledby="about-heading">${
+    product.image_url ? html`<img class="hero" src="${product.image_url}" alt="">` : ''
+  }<h2 id="about-heading">About this product</h2>
 ${product.description.trim() ? markdownHtml(product.description) : html`<p>No description yet.</p>`}</section>
 <aside class="buy" aria-label="${data.action.kind === 'download' ? 'Downloads' : 'Buying'}">${actionBox(data)}</aside></div>
 ${

@@ -36,7 +36,7 @@ describe('the dedicated editors in Chromium', () => {
       await tokenFor(
         server,
         OWNER,
-        'courses:read courses:write curriculum:read curriculum:write lecturers:write posts:write',
+        'courses:read courses:write curriculum:read curriculum:write lecturers:write posts:write digital_products:write',
       ),
     );
     const course = (await api.post<{ id: string }>('/api/v1/courses', { title: 'Wood firing' })).body.id;
@@ -91,6 +91,7 @@ describe('the dedicated editors in Chromium', () => {
 
     const lecturer = (await api.post<{ id: string }>('/api/v1/lecturers', { name: 'Ola Stoker' })).body.id;
     const post = (await api.post<{ id: string }>('/api/v1/posts', { title: 'Firing diary' })).body.id;
+    const product = (await api.post<{ id: string }>('/api/v1/digital-products', { title: 'Kiln log' })).body.id;
     const editors = {
       quiz: `/admin/lessons/${lesson}/quiz`,
       drip: `/admin/courses/${course}/drip`,
@@ -99,6 +100,7 @@ describe('the dedicated editors in Chromium', () => {
       cover: `/admin/courses/${course}/cover`,
       photo: `/admin/lecturers/${lecturer}/photo`,
       'post-cover': `/admin/posts/${post}/cover`,
+      'product-picture': `/admin/products/${product}/picture`,
       logo: '/admin/appearance/logo',
     };
     const problems: string[] = [];

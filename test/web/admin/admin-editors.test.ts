@@ -8,7 +8,7 @@ import { completeSetup, csrfOf, OWNER, type WebClient } from '../../support/web-
 
 const SCOPES =
   'courses:read courses:write curriculum:read curriculum:write appearance:read appearance:write lecturers:read ' +
-  'lecturers:write posts:read posts:write pages:write storage:write';
+  'lecturers:write posts:read posts:write pages:write storage:write digital_products:read digital_products:write';
 
 /** The text of a field's error, found right after the element with that id (the error sits beside its box). */
 const errorNear = (page: string, id: string) => {
@@ -243,7 +243,7 @@ for (const engine of engines) {
       assert.doesNotMatch((await owner.get('/admin/appearance')).text, /name="navigation\./);
     });
 
-    test('a course cover uploads without a script; a lecturer photo through the script’s signed address; a post cover too', async () => {
+    test('a course cover uploads without a script; a lecturer photo through the script’s signed address; a post cover and a product picture too', async () => {
       const course = (await api.post<{ id: string }>('/api/v1/courses', { title: 'Raku' })).body.id;
       const screen = `/admin/courses/${course}/cover`;
       assert.match((await owner.get(`/admin/courses/${course}`)).text, new RegExp(`href="${screen}"`));
@@ -305,6 +305,33 @@ for (const engine of engines) {
       assert.equal(uploaded.status, 303, uploaded.text.slice(0, 400));
       const url = (await api.get<{ cover_url: string }>(`/api/v1/posts/${postId}`)).body.cover_url;
       assert.equal((await fetch(url)).status, 200);
+
+      // A digital product's picture: uploaded on its screen, shown on its page and its card, and taken away again.
+      const product = (
+        await api.post<{ id: string; slug: string }>('/api/v1/digital-products', { title: 'Glaze cards' })
+      ).body;
+      const picture = `/admin/products/${product.id}/picture`;
+      assert.match((await owner.get(`/admin/products/${product.id}`)).text, new RegExp(`href="${picture}">Picture<`));
+      assert.doesNotMatch((await owner.get(`/admin/products/${product.id}/edit`)).text, /name="image_url"/);
+      const shot = await postFile(picture, `${picture}/file`, new Blob([png(5)], { type: 'image/png' }), 'cards.png');
+      assert.equal(shot.status, 303, shot.text.slice(0, 400));
+      const image = (await api.get<{ image_url: string | null }>(`/api/v1/digital-products/${product.id}`)).body
+        .image_url;
+      assert.equal((await fetch(image ?? '')).status, 200);
+      const shown = await owner.get(`/products/${product.slug}`);
+      assert.match(shown.text, new RegExp(`<img class="hero" src="${(image ?? '').replace(/[.?]/g, '\\$&')}"`));
+      assert.match(
+        shown.text,
+        new RegExp(`<meta property="og:image" content="${(image ?? '').replace(/[.?]/g, '\\$&')}"`),
+      );
+      const removed = await post(picture, picture, { do: 'remove' });
+      assert.equal(removed.status, 303);
+      assert.equal(
+        (await api.get<{ image_url: string | null }>(`/api/v1/digital-products/${product.id}`)).body.image_url,
+        null,
+      );
+      const badPicture = await api.patch(`/api/v1/digital-products/${product.id}`, { image_url: 'ftp://x.test/a.png' });
+      assert.equal(badPicture.status, 400, 'a picture address is a web address');
     });
   });
 }

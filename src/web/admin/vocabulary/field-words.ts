@@ -14,6 +14,7 @@ export const FIELD_WORDS: Record<string, FieldWords> = {
   days: { label: 'Days after enrolling' },
   explanation: { label: 'Explanation' },
   heading: { label: 'Heading font' },
+  image_url: { label: 'Picture address', hint: 'The web address of a picture' },
   max_attempts: { label: 'Attempts allowed' },
   multiple: { label: 'More than one right answer' },
   pass_percent: { label: 'Pass mark (%)' },
