@@ -20,7 +20,8 @@ const LONGEST_FIRST = [
   'test/demo.test.ts',
 ];
 
-const CONCURRENCY = 4;
+/** Files at a time: more than the cores, since many files spend their time waiting on a server, a browser or a restart. */
+const CONCURRENCY = Number(process.env.TEST_CONCURRENCY) || 4;
 
 const named = process.argv.slice(2);
 const stale = LONGEST_FIRST.filter((file) => !existsSync(file));

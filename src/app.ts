@@ -18,7 +18,8 @@ import { catalogStore } from './discovery/catalog-store.ts';
 import { discoveryDocuments } from './discovery/documents.ts';
 import { registerOpenApi } from './discovery/openapi.ts';
 import { registerDiscoveryRoutes } from './discovery/routes.ts';
-import { registerHealthRoutes } from './health/routes.ts';
+import { type SchoolMetrics, schoolMetrics, watchSchool } from './health/metrics.ts';
+import { registerHealthRoutes, registerMetricsRoute } from './health/routes.ts';
 import { installCompression } from './http/compression.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/error-handler.ts';
 import { requireRouteDeclarations } from './http/guard.ts';
@@ -95,6 +96,8 @@ export type AppDeps = {
    * answer, are written in its transaction.
    */
   requestWrites: RequestWrites;
+  /** The figures /metrics shows; the database was connected with its query timer. Made here when absent. */
+  metrics?: SchoolMetrics;
 };
 
 /** The composition root of the HTTP application: every service is built here from its dependencies. */
@@ -138,10 +141,19 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onRequest', async (request) => {
     request.log.debug({ req: request }, 'request received');
   });
+  const metrics = deps.metrics ?? schoolMetrics();
+  watchSchool(metrics, { db, clock, pool: database.pool });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       { req: request, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
       'request completed',
+    );
+    // The route's pattern, never the path asked for: a label per URL would grow without end.
+    metrics.request(
+      request.routeOptions.url ?? 'unmatched',
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
     );
   });
 
@@ -202,7 +214,11 @@ export async function buildApp(deps: AppDeps) {
   const cookie_ = sessionCookie(config.COOKIE_SECURE);
   const browser = browserSessions({ sessions, cookie: cookie_ });
 
-  const tokens = tokenCache({ ttlMs: config.TOKEN_CACHE_SECONDS * 1000, now: () => clock.now().getTime() });
+  const tokens = tokenCache({
+    ttlMs: config.TOKEN_CACHE_SECONDS * 1000,
+    now: () => clock.now().getTime(),
+    onLookup: (hit) => metrics.cacheLookup('tokens', hit),
+  });
   const verifyAccessToken = accessTokenVerifier({ db, clock, cache: tokens });
   // Short-lived authorization records: in Redis when instances share one, in this process when the school is one
   // process (SQLite), else in SQL with everything else (PostgreSQL without Redis: instances share only the database).
@@ -226,7 +242,10 @@ export async function buildApp(deps: AppDeps) {
   });
   const connectedApps = connectedAppsService({ db, onRevoke: () => deps.invalidations.publish('tokens') });
 
-  const responses = responseCache({ ttlMs: config.LIST_CACHE_MS });
+  const responses = responseCache({
+    ttlMs: config.LIST_CACHE_MS,
+    onLookup: (hit) => metrics.cacheLookup('responses', hit),
+  });
   // Asset bytes: in the configured S3-compatible bucket, else in files under the data directory. The AWS SDK is loaded
   // only by a school that uses a bucket (≈ 30 MB of memory once loaded).
   const blobs = config.S3_BUCKET
@@ -292,6 +311,7 @@ export async function buildApp(deps: AppDeps) {
   };
 
   registerHealthRoutes(app, { database, redis: deps.redis });
+  registerMetricsRoute(app, { metrics, token: config.METRICS_TOKEN });
   await registerOAuthSurface(app, { provider, limiter, config, clock, verify: verifyAccessToken });
   const documents = discoveryDocuments({
     db,

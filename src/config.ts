@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import Type, { type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -170,6 +171,12 @@ export const ConfigSchema = Type.Object(
       description:
         "Sender of the school's e-mail: `school@example.org` or `Example School <school@example.org>`. Defaults to the school's name and `no-reply@` the host of BASE_URL.",
     }),
+    METRICS_TOKEN: Type.String({
+      default: '',
+      pattern: '^$|^[A-Za-z0-9._~+/=-]{24,200}$',
+      description:
+        'Turns on `/metrics` (the Prometheus text format) for scrapers sending `Authorization: Bearer <this token>`: at least 24 characters (e.g. `openssl rand -hex 32`). Empty: `/metrics` is not served.',
+    }),
     DOCS_CACHE_SECONDS: Type.Integer({
       minimum: 0,
       maximum: 3600,
@@ -332,10 +339,28 @@ function allowedValues(schema: TSchema): string {
 export const listenOrigin = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /** Reads settings from an environment object; throws one ConfigError line naming the first bad variable. */
+/**
+ * A setting read from the file `<KEY>_FILE` names, as container secrets are mounted (Docker's and Kubernetes'
+ * convention): the file's text without its final line break. Both forms at once are refused, as is a file that
+ * cannot be read.
+ */
+function fromFile(key: string, path: string | undefined, cwd: string, alsoSet: boolean): string | undefined {
+  if (!path) return undefined;
+  if (alsoSet) throw new ConfigError(`Set ${key} or ${key}_FILE, not both.`);
+  try {
+    return readFileSync(resolve(cwd, path), 'utf8').replace(/\r?\n$/, '');
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot read ${key}_FILE=${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? error}.`,
+    );
+  }
+}
+
 export function loadConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(ConfigSchema.properties)) {
-    const value = env[key];
+    const file = fromFile(key, env[`${key}_FILE`], cwd, Boolean(env[key]));
+    const value = env[key] || file;
     if (value !== undefined && value !== '') raw[key] = value;
   }
   const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw)) as Record<string, unknown>;

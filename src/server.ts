@@ -5,6 +5,7 @@ import { type Config, listenOrigin } from './config.ts';
 import { connectDatabase, type Database } from './db/connect.ts';
 import { connectRedis, type RedisLog, whenReady } from './db/redis.ts';
 import { requestWrites } from './db/request-writes.ts';
+import { schoolMetrics } from './health/metrics.ts';
 import { startOauthHousekeeping } from './oauth/housekeeping.ts';
 import { loadSigningKeys } from './oauth/keys.ts';
 import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter } from './security/rate-limiter.ts';
@@ -35,9 +36,11 @@ export async function startServer(
   // The connections report their failures (the database or Redis restarting) to the app's logger once it exists;
   // before that, a failure stops the start anyway.
   let log: FastifyBaseLogger | undefined;
+  const metrics = schoolMetrics();
   const database = connectDatabase(config.database, {
     poolSize: config.DATABASE_POOL_SIZE,
     requestWrites: writes,
+    onQuery: metrics.query,
     onConnectionError: (error) =>
       log?.warn(
         { err: { message: error.message, code: (error as { code?: string }).code } },
@@ -76,6 +79,7 @@ export async function startServer(
     oidcCookieKeys: [oidcCookieKey],
     signingKeys,
     logStream: options.logStream,
+    metrics,
   });
   log = app.log;
   const housekeeping = startOauthHousekeeping({

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ConfigError, configTable, loadConfig } from '../src/config.ts';
 
@@ -57,6 +59,32 @@ describe('configuration', () => {
       );
     });
   }
+
+  test('any setting is also read from the file <KEY>_FILE names, as container secrets are mounted', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lyceum-config-'));
+    writeFileSync(join(dir, 'stripe'), 'sk_test_from_a_file\n');
+    writeFileSync(join(dir, 'port'), '4100');
+    const config = loadConfig(
+      {
+        PAYMENTS_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY_FILE: join(dir, 'stripe'),
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        PORT_FILE: 'port',
+      },
+      dir,
+    );
+    assert.equal(config.STRIPE_SECRET_KEY, 'sk_test_from_a_file', 'without the final line break');
+    assert.equal(config.PORT, 4100, 'a relative path is from the working directory, and the value is converted');
+    assert.throws(
+      () => loadConfig({ STRIPE_SECRET_KEY: 'sk_x', STRIPE_SECRET_KEY_FILE: join(dir, 'stripe') }),
+      /Set STRIPE_SECRET_KEY or STRIPE_SECRET_KEY_FILE, not both\./,
+    );
+    assert.throws(
+      () => loadConfig({ SMTP_URL_FILE: join(dir, 'missing') }),
+      (error: Error) =>
+        error instanceof ConfigError && /Cannot read SMTP_URL_FILE=".*missing": ENOENT/.test(error.message),
+    );
+  });
 
   test('a bad setting stops the start with one clear line and a non-zero exit', () => {
     const result = spawnSync(process.execPath, ['src/main.ts'], {

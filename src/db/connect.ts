@@ -16,6 +16,8 @@ export type Database = {
   migrate(): Promise<void>;
   /** Resolves once the database answers; rejects when it does not within `timeoutMs` (a readiness check never hangs). */
   ping(timeoutMs?: number): Promise<void>;
+  /** The PostgreSQL pool's connections now (SQLite has one connection and no pool). */
+  pool(): { open: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
 };
 
@@ -27,17 +29,26 @@ export function connectDatabase(
     requestWrites?: Pick<RequestWrites, 'trail'>;
     /** Told of each PostgreSQL connection that failed or was ended by the server (already given up by the pool). */
     onConnectionError?: (error: Error) => void;
+    /** Told how long each query took, failed ones too (the metrics' query time). */
+    onQuery?: (seconds: number) => void;
   } = {},
 ): Database {
+  const pool =
+    database.engine === 'postgres'
+      ? postgresPool(database.url, options.poolSize ?? 10, options.onConnectionError)
+      : undefined;
   const engineDialect =
-    database.engine === 'sqlite'
-      ? nodeSqliteDialect(database.path)
-      : new PostgresDialect({ pool: postgresPool(database.url, options.poolSize ?? 10, options.onConnectionError) });
+    database.engine === 'sqlite' ? nodeSqliteDialect(database.path) : new PostgresDialect({ pool: pool as pg.Pool });
   const dialect = options.requestWrites ? auditedDialect(engineDialect, options.requestWrites.trail) : engineDialect;
-  const db = new Kysely<import('./tables.ts').Tables>({ dialect });
+  const onQuery = options.onQuery;
+  const db = new Kysely<import('./tables.ts').Tables>({
+    dialect,
+    ...(onQuery ? { log: (event) => onQuery(event.queryDurationMillis / 1000) } : {}),
+  });
   return {
     db,
     engine: database.engine,
+    pool: () => (pool ? { open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : undefined),
     async migrate() {
       // Kysely looks for its bookkeeping tables by name in every schema; pin them to the connection's own schema so
       // two schools sharing one PostgreSQL database in different schemas never see each other's migrations.

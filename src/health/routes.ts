@@ -1,8 +1,11 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Database } from '../db/connect.ts';
 import { sendError } from '../http/error-handler.ts';
 import { ApiError } from '../http/errors.ts';
+import { sha256 } from '../security/tokens.ts';
+import type { SchoolMetrics } from './metrics.ts';
 
 /** How long /readyz waits for each dependency's answer: a load balancer's check must not hang on a blackholed one. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -44,5 +47,25 @@ export function registerHealthRoutes(app: FastifyInstance, deps: { database: Dat
         `Not ready: ${down.join(' and ')} ${down.length > 1 ? 'are' : 'is'} not reachable.`,
       ),
     );
+  });
+}
+
+/**
+ * `/metrics`, for a Prometheus scraper holding METRICS_TOKEN; not served at all without one, so the school's figures
+ * are never public by default. The token is compared in constant time (as hashes, so lengths do not leak either).
+ */
+export function registerMetricsRoute(app: FastifyInstance, deps: { metrics: SchoolMetrics; token: string }) {
+  if (!deps.token) return;
+  const expected = Buffer.from(sha256(deps.token));
+  app.get('/metrics', { config: { public: true }, logLevel: 'warn' }, async (request, reply) => {
+    const given = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    if (!timingSafeEqual(Buffer.from(sha256(given)), expected)) {
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      return sendError(request, reply, new ApiError('invalid_token', 'Send the METRICS_TOKEN as a Bearer token.'));
+    }
+    return reply
+      .header('content-type', deps.metrics.registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await deps.metrics.registry.metrics());
   });
 }

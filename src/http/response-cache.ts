@@ -24,7 +24,15 @@ declare module 'fastify' {
  * everything) — never a student's personal view. An entry lives `ttlMs`; a write through the area's service clears
  * the area's entries at once on this instance, so other instances serve a change at most `ttlMs` late.
  */
-export function responseCache(options: { ttlMs: number; maxEntries?: number; maxBytes?: number; now?: () => number }) {
+export function responseCache(options: {
+  ttlMs: number;
+  maxEntries?: number;
+  maxBytes?: number;
+  now?: () => number;
+  /** Told of each lookup's result (the metrics' hit rate). */
+  onLookup?: (hit: boolean) => void;
+}) {
+  const told = options.onLookup ?? (() => {});
   const now = options.now ?? Date.now;
   const max = options.maxEntries ?? 1000;
   /** Entries are whole answers, some large: the cache is bounded by bytes too, whatever the entry count. */
@@ -47,8 +55,9 @@ export function responseCache(options: { ttlMs: number; maxEntries?: number; max
   };
   function lookup(name: string, key: string): { body: Buffer; tag: string | undefined } | undefined {
     const entry = areas.get(name)?.get(key);
-    if (!entry || entry.until <= now()) return undefined;
-    return { body: entry.body, tag: entry.tag };
+    const hit = entry !== undefined && entry.until > now();
+    told(hit);
+    return hit ? { body: entry.body, tag: entry.tag } : undefined;
   }
   return {
     enabled: options.ttlMs > 0,

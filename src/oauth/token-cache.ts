@@ -7,7 +7,14 @@ import { sha256 } from '../security/tokens.ts';
  * token revoked, grant ended by a replay) clears the whole cache, so it takes effect at once here, and within
  * `ttlMs` on other instances. Keys are SHA-256 hashes, so raw tokens are not kept in memory.
  */
-export function tokenCache(options: { ttlMs: number; maxEntries?: number; now?: () => number }) {
+export function tokenCache(options: {
+  ttlMs: number;
+  maxEntries?: number;
+  now?: () => number;
+  /** Told of each lookup's result (the metrics' hit rate). */
+  onLookup?: (hit: boolean) => void;
+}) {
+  const told = options.onLookup ?? (() => {});
   const now = options.now ?? Date.now;
   const max = options.maxEntries ?? 10_000;
   const entries = new Map<string, { principal: TokenPrincipal; until: number }>();
@@ -17,12 +24,10 @@ export function tokenCache(options: { ttlMs: number; maxEntries?: number; now?: 
       if (options.ttlMs <= 0) return undefined;
       const key = sha256(token);
       const entry = entries.get(key);
-      if (!entry) return undefined;
-      if (entry.until <= now()) {
-        entries.delete(key);
-        return undefined;
-      }
-      return entry.principal;
+      if (entry && entry.until <= now()) entries.delete(key);
+      const hit = entry !== undefined && entry.until > now();
+      told(hit);
+      return hit ? entry.principal : undefined;
     },
     set(token: string, principal: TokenPrincipal) {
       if (options.ttlMs <= 0) return;

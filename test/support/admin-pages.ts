@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import type { WebClient } from './web-client.ts';
 
 /**
@@ -30,4 +31,20 @@ export async function adminScreens(client: WebClient): Promise<string[]> {
         screens.add(href);
   }
   return [...screens];
+}
+
+/** A quiz question as a person builds it: what is asked, the choices in order and the places of the right ones. */
+export type BuiltQuestion = { prompt: string; choices: string[]; right: number[] };
+
+/** Builds questions in the admin's quiz builder as a person would: a question, its choices, its right answers. */
+export async function buildQuiz(page: Page, questions: readonly BuiltQuestion[]) {
+  for (const [i, q] of questions.entries()) {
+    if (i > 0) await page.getByRole('button', { name: 'Add a question' }).click();
+    await page.locator(`#q${i}-prompt`).fill(q.prompt);
+    for (const [j, choice] of q.choices.entries()) {
+      if (j >= 2) await page.getByRole('button', { name: `Add a choice to question ${i + 1}` }).click();
+      await page.locator(`#q${i}-c${j}`).fill(choice);
+    }
+    for (const j of q.right) await page.locator(`#q${i}-r${j}`).check();
+  }
 }

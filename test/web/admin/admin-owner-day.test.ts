@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { buildQuiz } from '../../support/admin-pages.ts';
 import { apiClient, createUser, tokenFor } from '../../support/api.ts';
 import { accessibilityProblems, launchChromium, photograph, screenshotDir, signInPage } from '../../support/browser.ts';
 import { engines } from '../../support/databases.ts';
@@ -123,15 +124,7 @@ describe(`an owner's day in the admin (${engine})`, () => {
       },
       { prompt: 'Which tools trim a pot?', choices: ['A loop tool', 'A sponge', 'A wire tool'], right: [0, 2] },
     ];
-    for (const [i, q] of questions.entries()) {
-      if (i > 0) await page.getByRole('button', { name: 'Add a question' }).click();
-      await page.locator(`#q${i}-prompt`).fill(q.prompt);
-      for (const [j, choice] of q.choices.entries()) {
-        if (j >= 2) await page.getByRole('button', { name: `Add a choice to question ${i + 1}` }).click();
-        await page.locator(`#q${i}-c${j}`).fill(choice);
-      }
-      for (const j of q.right) await page.locator(`#q${i}-r${j}`).check();
-    }
+    await buildQuiz(page, questions);
     await page.locator('#q0-explanation').fill('Dry clay cracks; a damp sponge keeps it soft.');
     await look('quiz-builder');
     await page.getByRole('button', { name: 'Save the quiz' }).last().click();
