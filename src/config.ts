@@ -171,6 +171,11 @@ export const ConfigSchema = Type.Object(
       description:
         "Sender of the school's e-mail: `school@example.org` or `Example School <school@example.org>`. Defaults to the school's name and `no-reply@` the host of BASE_URL.",
     }),
+    MIGRATE_ON_START: Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      default: 'true',
+      description:
+        'Whether an instance applies pending migrations when it starts. `false` for rolling upgrades: migrations are their own step (`npm run migrate`), and until they have run `/readyz` answers 503.',
+    }),
     METRICS_TOKEN: Type.String({
       default: '',
       pattern: '^$|^[A-Za-z0-9._~+/=-]{24,200}$',

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
+import { SchemaAheadError } from './db/connect.ts';
 import { heapBounded, MEMORY_FLAGS } from './memory-budget.ts';
 import { startServer } from './server.ts';
 
@@ -13,7 +14,13 @@ try {
   throw error;
 }
 
-const server = await startServer(config);
+const server = await startServer(config).catch((error: unknown) => {
+  if (error instanceof SchemaAheadError) {
+    process.stderr.write(`lyceum: ${error.message}\n`);
+    process.exit(2);
+  }
+  throw error;
+});
 if (!heapBounded())
   server.app.log.warn(
     { node_flags: MEMORY_FLAGS.join(' ') },

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
 import { invalidations } from './cluster/invalidations.ts';
 import { type Config, listenOrigin } from './config.ts';
-import { connectDatabase, type Database } from './db/connect.ts';
+import { connectDatabase, type Database, SchemaAheadError } from './db/connect.ts';
 import { connectRedis, type RedisLog, whenReady } from './db/redis.ts';
 import { requestWrites } from './db/request-writes.ts';
 import { schoolMetrics } from './health/metrics.ts';
@@ -47,7 +47,11 @@ export async function startServer(
         'database connection lost',
       ),
   });
-  await database.migrate();
+  if (config.MIGRATE_ON_START === 'true') await database.migrate();
+  else {
+    const { unknown } = await database.schema();
+    if (unknown.length) throw new SchemaAheadError(unknown);
+  }
   const redisLog: RedisLog = (level, message, fields) => log?.[level](fields ?? {}, message);
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, { log: redisLog }) : undefined;
   const memoryLimiter = memoryRateLimiter(() => clock.now().getTime());

@@ -14,6 +14,11 @@ export type Database = {
   engine: Engine;
   /** Applies pending migrations; on PostgreSQL Kysely's migrator holds `pg_advisory_lock` while it runs. */
   migrate(): Promise<void>;
+  /**
+   * Where the database's schema stands against this code: the migrations it has not had (`pending`: the code is
+   * newer) and those it had that this code does not know (`unknown`: a newer version migrated it).
+   */
+  schema(): Promise<{ pending: string[]; unknown: string[] }>;
   /** Resolves once the database answers; rejects when it does not within `timeoutMs` (a readiness check never hangs). */
   ping(timeoutMs?: number): Promise<void>;
   /** The PostgreSQL pool's connections now (SQLite has one connection and no pool). */
@@ -45,18 +50,29 @@ export function connectDatabase(
     dialect,
     ...(onQuery ? { log: (event) => onQuery(event.queryDurationMillis / 1000) } : {}),
   });
+  const schema = async () => {
+    const migrator = await migratorOf(db, database.engine);
+    const known = await migrator.getMigrations();
+    const pending = known.filter((m) => !m.executedAt).map((m) => m.name);
+    const names = new Set(known.map((m) => m.name));
+    // getMigrations lists only the code's own; the ones a newer version ran are read from Kysely's table itself.
+    const ran = await db
+      .withSchema((await schemaOf(db, database.engine)) ?? 'main')
+      .selectFrom('kysely_migration' as never)
+      .select(sql<string>`name`.as('name'))
+      .execute()
+      .catch(() => [] as { name: string }[]);
+    return { pending, unknown: ran.map((r) => r.name).filter((name) => !names.has(name)) };
+  };
   return {
     db,
     engine: database.engine,
     pool: () => (pool ? { open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : undefined),
+    schema,
     async migrate() {
-      // Kysely looks for its bookkeeping tables by name in every schema; pin them to the connection's own schema so
-      // two schools sharing one PostgreSQL database in different schemas never see each other's migrations.
-      const migrationTableSchema =
-        database.engine === 'postgres'
-          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-          : undefined;
-      const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema });
+      const { unknown } = await schema();
+      if (unknown.length) throw new SchemaAheadError(unknown);
+      const migrator = await migratorOf(db, database.engine);
       for (let attempt = 1; ; attempt++) {
         const { error, results } = await migrator.migrateToLatest();
         if (!error) return;
@@ -99,6 +115,36 @@ export function connectDatabase(
  *   answers nothing). The pool applies the same bound to waiting for a free connection, hence not less: a burst
  *   that queues for the pool is slow, not refused. TCP keep-alive notices a connection whose peer vanished.
  */
+/**
+ * The database was migrated by a newer version of Lyceum: this code does not know its latest migrations, so it will
+ * not start on it (an instance of the older version already running goes on serving: migrations only add).
+ */
+export class SchemaAheadError extends Error {
+  readonly unknown: string[];
+  constructor(unknown: string[]) {
+    super(
+      `The database was upgraded by a newer Lyceum (its migrations ${unknown.join(', ')} are unknown to this version): start that version, or restore a backup made for this one.`,
+    );
+    this.unknown = unknown;
+  }
+}
+
+/** The connection's own schema on PostgreSQL (undefined on SQLite). */
+async function schemaOf(db: Db, engine: Engine) {
+  return engine === 'postgres'
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+    : undefined;
+}
+
+/**
+ * Kysely's migrator over this code's migrations. Kysely looks for its bookkeeping tables by name in every schema; they
+ * are pinned to the connection's own schema so two schools sharing one PostgreSQL database in different schemas never
+ * see each other's migrations.
+ */
+async function migratorOf(db: Db, engine: Engine) {
+  return new Migrator({ db, provider: migrationProvider, migrationTableSchema: await schemaOf(db, engine) });
+}
+
 function postgresPool(url: string, max: number, onConnectionError: (error: Error) => void = () => {}) {
   const pool = new pg.Pool({
     connectionString: url,

@@ -18,6 +18,14 @@ const CHECK_TIMEOUT_MS = 2_000;
  */
 export function registerHealthRoutes(app: FastifyInstance, deps: { database: Database; redis?: Redis }) {
   app.get('/healthz', { config: { public: true }, logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  /** Once the schema is found current it stays so: migrations only move forward. */
+  let schemaCurrent = false;
+  const schemaBehind = async (): Promise<string[]> => {
+    if (schemaCurrent) return [];
+    const { pending } = await deps.database.schema();
+    schemaCurrent = pending.length === 0;
+    return pending;
+  };
   app.get('/readyz', { config: { public: true }, logLevel: 'warn' }, async (request, reply) => {
     const { redis } = deps;
     const [database, redisDown] = await Promise.all([
@@ -32,6 +40,18 @@ export function registerHealthRoutes(app: FastifyInstance, deps: { database: Dat
           )
         : undefined,
     ]);
+    const pending = database ? [] : await schemaBehind().catch(() => []);
+    if (pending.length) {
+      request.log.warn({ pending }, 'not ready: migrations pending');
+      return sendError(
+        request,
+        reply,
+        new ApiError(
+          'service_unavailable',
+          `Not ready: the database schema is behind this version (${pending.join(', ')} not applied); run npm run migrate.`,
+        ),
+      );
+    }
     const down = [...(database ? ['the database'] : []), ...(redisDown ? ['Redis'] : [])];
     if (down.length === 0)
       return { status: 'ready', database: deps.database.engine, ...(redis ? { redis: 'ready' } : {}) };

@@ -39,7 +39,7 @@ for (const engine of engines) {
       const none = await fetch(`${server.url}/metrics`);
       assert.equal(none.status, 401);
       assert.match(none.headers.get('www-authenticate') ?? '', /^Bearer realm="metrics"/);
-      assert.equal((await none.json()).error, 'invalid_token');
+      assert.equal(((await none.json()) as { error: string }).error, 'invalid_token');
       assert.equal((await scrape(`${TOKEN}x`)).status, 401);
       assert.equal((await scrape('short')).status, 401);
     });
