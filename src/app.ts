@@ -45,6 +45,7 @@ import { registerMcpSurface } from './mcp/surface.ts';
 import { accessTokenVerifier } from './oauth/access-tokens.ts';
 import { revokeGrant, revokeGrantsOf } from './oauth/adapter.ts';
 import { connectedAppsService } from './oauth/connected-apps.ts';
+import { keySetReader } from './oauth/keys.ts';
 import { createProvider } from './oauth/provider.ts';
 import { memoryShortLivedStore, redisShortLivedStore } from './oauth/short-lived-store.ts';
 import { registerOAuthSurface } from './oauth/surface.ts';
@@ -312,7 +313,14 @@ export async function buildApp(deps: AppDeps) {
 
   registerHealthRoutes(app, { database, redis: deps.redis });
   registerMetricsRoute(app, { metrics, token: config.METRICS_TOKEN });
-  await registerOAuthSurface(app, { provider, limiter, config, clock, verify: verifyAccessToken });
+  await registerOAuthSurface(app, {
+    provider,
+    limiter,
+    config,
+    clock,
+    verify: verifyAccessToken,
+    jwks: keySetReader(db, clock),
+  });
   const documents = discoveryDocuments({
     db,
     clock,

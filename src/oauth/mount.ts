@@ -11,6 +11,7 @@ import type { RateLimiter } from '../security/rate-limiter.ts';
 import type { Clock } from '../time/clock.ts';
 import { markRequestStart } from './adapter.ts';
 import type { IntrospectionFastPath } from './introspection.ts';
+import { JWKS_MAX_AGE_SECONDS } from './keys.ts';
 import { withFormAction } from './redirect-csp.ts';
 
 const DISCOVERY_PATHS = ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'];
@@ -30,6 +31,7 @@ export async function mountProvider(
     authorizationsPerMinute: number;
     introspection: IntrospectionFastPath;
     clock: Clock;
+    jwks: () => Promise<{ keys: Record<string, unknown>[] }>;
   },
 ) {
   const callback = deps.provider.callback();
@@ -124,6 +126,19 @@ export async function mountProvider(
       return forward(request, reply);
     };
 
+    /**
+     * The JWKS from the database rather than this instance's memory: a key a rotation published is on every instance
+     * within a minute, before any instance signs with it. Preflights go to the provider, which answers CORS.
+     */
+    const serveKeys = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.method !== 'GET') return forward(request, reply);
+      return reply
+        .header('content-type', 'application/jwk-set+json; charset=utf-8')
+        .header('cache-control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`)
+        .header('access-control-allow-origin', '*')
+        .send(await deps.jwks());
+    };
+
     /** At most `max` requests per address per window; the rest get 429 with Retry-After. */
     const perAddress =
       (name: string, windowSeconds: number, max: number) => async (request: FastifyRequest, reply: FastifyReply) => {
@@ -143,7 +158,7 @@ export async function mountProvider(
       { url: OAUTH_PATHS.registration, methods: ['POST'], onRequest: limitRegistrations },
       { url: OAUTH_PATHS.revocation, methods: ['POST', 'OPTIONS'] },
       { url: OAUTH_PATHS.introspection, methods: ['POST', 'OPTIONS'], handler: introspect },
-      { url: OAUTH_PATHS.jwks, methods: ['GET', 'OPTIONS'] },
+      { url: OAUTH_PATHS.jwks, methods: ['GET', 'OPTIONS'], handler: serveKeys },
       ...DISCOVERY_PATHS.map((url) => ({
         url,
         methods: ['GET', 'OPTIONS'] as ('GET' | 'OPTIONS')[],

@@ -16,7 +16,15 @@ import { registerUserinfo } from './userinfo.ts';
  */
 export async function registerOAuthSurface(
   app: FastifyInstance,
-  deps: { provider: Provider; limiter: RateLimiter; config: Config; clock: Clock; verify: AccessTokenVerifier },
+  deps: {
+    provider: Provider;
+    limiter: RateLimiter;
+    config: Config;
+    clock: Clock;
+    verify: AccessTokenVerifier;
+    /** The published signing keys, read from where rotations write them. */
+    jwks: () => Promise<{ keys: Record<string, unknown>[] }>;
+  },
 ) {
   const { provider, config } = deps;
   const introspection = introspectionFastPath({
@@ -31,6 +39,7 @@ export async function registerOAuthSurface(
     authorizationsPerMinute: config.OAUTH_AUTHORIZATIONS_PER_MINUTE,
     introspection,
     clock: deps.clock,
+    jwks: deps.jwks,
   });
   registerUserinfo(app, { verify: deps.verify, baseUrl: config.BASE_URL });
   registerProtectedResourceMetadata(app, { baseUrl: config.BASE_URL });
