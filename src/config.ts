@@ -361,6 +361,9 @@ function fromFile(key: string, path: string | undefined, cwd: string, alsoSet: b
   }
 }
 
+/** Settings whose values are never shown, even when refused. */
+const SECRET_SETTING = /SECRET|TOKEN|PASSWORD|_KEY($|_)/;
+
 export function loadConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(ConfigSchema.properties)) {
@@ -371,9 +374,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
   const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw)) as Record<string, unknown>;
   for (const [key, schema] of Object.entries(ConfigSchema.properties)) {
     if (!Value.Check(schema, withDefaults[key])) {
-      // Credentials in URLs never reach the terminal.
-      const shown = JSON.stringify(env[key])?.replace(/\/\/[^/@]*@/, '//***@');
-      throw new ConfigError(`Invalid ${key}=${shown}: expected ${allowedValues(schema)}.`);
+      // Credentials in URLs never reach the terminal, nor do secrets at all.
+      const given = env[key] || (env[`${key}_FILE`] ? String(raw[key] ?? '') : env[key]);
+      const shown = SECRET_SETTING.test(key) ? '(hidden)' : JSON.stringify(given)?.replace(/\/\/[^/@]*@/, '//***@');
+      const named = env[key] ? key : env[`${key}_FILE`] ? `${key} (from ${key}_FILE)` : key;
+      throw new ConfigError(`Invalid ${named}=${shown}: expected ${allowedValues(schema)}.`);
     }
   }
   const input = withDefaults as ConfigInput;

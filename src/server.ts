@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { invalidations } from './cluster/invalidations.ts';
 import { type Config, listenOrigin } from './config.ts';
 import { connectDatabase, type Database, SchemaAheadError } from './db/connect.ts';
+import { migrationProvider } from './db/migrations/index.ts';
 import { connectRedis, type RedisLog, whenReady } from './db/redis.ts';
 import { requestWrites } from './db/request-writes.ts';
 import { schoolMetrics } from './health/metrics.ts';
@@ -26,6 +27,11 @@ export type RunningServer = {
 };
 
 /** config -> database (migrated) -> secrets -> app -> listen; logs the one-time setup link while the school has no owner. */
+/** How often an instance on a schema behind its code looks whether the migrations ran. */
+const SCHEMA_POLL_MS = 5_000;
+
+const migrationCount = async () => Object.keys(await migrationProvider.getMigrations()).length;
+
 export async function startServer(
   config: Config,
   options: { clock?: Clock; logStream?: NodeJS.WritableStream } = {},
@@ -47,10 +53,14 @@ export async function startServer(
         'database connection lost',
       ),
   });
+  let behind = false;
   if (config.MIGRATE_ON_START === 'true') await database.migrate();
   else {
-    const { unknown } = await database.schema();
+    const { pending, unknown } = await database.schema();
     if (unknown.length) throw new SchemaAheadError(unknown);
+    if (pending.length === (await migrationCount()))
+      throw new SchemaAheadError([], 'The database has no schema yet: run npm run migrate first.');
+    behind = pending.length > 0;
   }
   const redisLog: RedisLog = (level, message, fields) => log?.[level](fields ?? {}, message);
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, { log: redisLog }) : undefined;
@@ -91,11 +101,32 @@ export async function startServer(
     clock,
     log: (msg, counts) => app.log.info(counts, msg),
   });
-  await housekeeping.run();
-  // Scheduled posts queue a job due at their time; this catches any that fell due before the jobs existed.
-  await services.areas.posts.publishDue();
-  services.jobs.start(config.JOBS_POLL_MS);
+  /** The background work: on a schema behind the code it waits for the migrations (it would fail jobs meanwhile). */
+  const background = async () => {
+    await housekeeping.run();
+    // Scheduled posts queue a job due at their time; this catches any that fell due before the jobs existed.
+    await services.areas.posts.publishDue();
+    services.jobs.start(config.JOBS_POLL_MS);
+  };
+  let waiting: NodeJS.Timeout | undefined;
+  if (!behind) await background();
+  else {
+    waiting = setInterval(() => {
+      void database.schema().then(
+        async ({ pending }) => {
+          if (pending.length || !waiting) return;
+          clearInterval(waiting);
+          waiting = undefined;
+          app.log.info('the migrations ran: background work starts');
+          await background();
+        },
+        () => undefined,
+      );
+    }, SCHEMA_POLL_MS);
+    waiting.unref();
+  }
   app.addHook('onClose', async () => {
+    clearInterval(waiting);
     housekeeping.stop();
     await services.jobs.stop();
     await limiter.close();

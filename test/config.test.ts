@@ -79,6 +79,14 @@ describe('configuration', () => {
       () => loadConfig({ STRIPE_SECRET_KEY: 'sk_x', STRIPE_SECRET_KEY_FILE: join(dir, 'stripe') }),
       /Set STRIPE_SECRET_KEY or STRIPE_SECRET_KEY_FILE, not both\./,
     );
+    writeFileSync(join(dir, 'token'), 'too-short-a-secret\n');
+    assert.throws(
+      () => loadConfig({ METRICS_TOKEN_FILE: join(dir, 'token') }),
+      (error: Error) =>
+        error.message.startsWith('Invalid METRICS_TOKEN (from METRICS_TOKEN_FILE)=(hidden):') &&
+        !error.message.includes('too-short'),
+      'a refused secret is named, never shown',
+    );
     assert.throws(
       () => loadConfig({ SMTP_URL_FILE: join(dir, 'missing') }),
       (error: Error) =>

@@ -18,6 +18,25 @@ export const bareUrl = (url: string) => {
   return bare.toString();
 };
 
+/**
+ * Runs pg_dump or pg_restore on a database: its password goes in the tool's environment (PGPASSWORD), never on a
+ * command line other users can read; a failure is told in the tool's own words, never with the command line.
+ */
+export async function pgTool(command: 'pg_dump' | 'pg_restore', url: string, args: string[]) {
+  const target = new URL(bareUrl(url));
+  const password = decodeURIComponent(target.password);
+  target.password = '';
+  try {
+    return await run(command, [...args, `--dbname=${target}`], {
+      env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch (error) {
+    const said = String((error as { stderr?: string }).stderr ?? '').trim();
+    throw new BackupError(`${command} failed: ${said || `exit code ${(error as { code?: unknown }).code}`}`);
+  }
+}
+
 /** Every file under a folder, as paths relative to it; files being written (`.partial/`) are left out. */
 async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
@@ -65,13 +84,12 @@ export async function makeBackup(config: Config, folder: string, deps: { clock: 
           database.db,
         )
       ).rows;
-      await run('pg_dump', [
+      await pgTool('pg_dump', config.database.url, [
         '--format=custom',
         '--no-owner',
         '--no-privileges',
         `--schema=${schema}`,
         `--file=${join(folder, 'database.pgdump')}`,
-        bareUrl(config.database.url),
       ]);
     }
     const storage: Manifest['storage'] = config.S3_BUCKET

@@ -1,26 +1,12 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import type { Config } from '../config.ts';
-import { BackupError, bareUrl } from './backup.ts';
+import { BackupError, bareUrl, pgTool } from './backup.ts';
 import { fileSum, MANIFEST, type Manifest } from './manifest.ts';
-
-const run = promisify(execFile);
-
-/** Runs a tool; when it fails, its own words (stderr) are the error's. */
-async function runTold(command: string, args: string[]) {
-  try {
-    await run(command, args);
-  } catch (error) {
-    const said = String((error as { stderr?: string }).stderr ?? '').trim();
-    throw new Error(`${command} failed: ${said || (error as Error).message}`);
-  }
-}
 
 /** The schema a PostgreSQL URL works in: its `search_path` option, else public. */
 const schemaOfUrl = (url: string) =>
@@ -55,6 +41,9 @@ function sqliteHasTables(path: string) {
 export async function restoreBackup(config: Config, folder: string): Promise<Manifest> {
   const manifest = await readManifest(folder);
   for (const file of manifest.files) {
+    // Only the backup's own files, inside its folder: a manifest naming ../anything is not one makeBackup wrote.
+    if (!/^(database\.(sqlite|pgdump)|files\/.+)$/.test(file.path) || file.path.split('/').includes('..'))
+      throw new BackupError(`The backup is damaged: its manifest names ${JSON.stringify(file.path)}.`);
     const sum = await fileSum(join(folder, file.path)).catch(() => undefined);
     if (!sum || sum.sha256 !== file.sha256 || sum.bytes !== file.bytes)
       throw new BackupError(`The backup is damaged: ${file.path} is ${sum ? 'not what was backed up' : 'missing'}.`);
@@ -69,12 +58,44 @@ export async function restoreBackup(config: Config, folder: string): Promise<Man
       throw new BackupError(`${config.STORAGE_DIR} is not empty: a backup is restored into an empty school only.`);
   }
 
+  // Everything is put beside its place first and moved in at the end, so a restore that fails leaves the school as
+  // empty as it found it, and can be run again.
+  const staged = `${config.STORAGE_DIR}.restoring-${process.pid}`;
+  const moves: (() => Promise<void>)[] = [];
+  if (restoresFiles) {
+    for (const file of manifest.files.filter((f) => f.path.startsWith('files/'))) {
+      await mkdir(dirname(join(staged, file.path.slice('files/'.length))), { recursive: true });
+      await cp(join(folder, file.path), join(staged, file.path.slice('files/'.length)));
+    }
+    moves.push(async () => {
+      await rm(config.STORAGE_DIR, { recursive: true, force: true });
+      await mkdir(staged, { recursive: true });
+      await rename(staged, config.STORAGE_DIR);
+    });
+  }
+  try {
+    await restoreDatabase(config, folder, manifest, moves);
+  } catch (error) {
+    await rm(staged, { recursive: true, force: true });
+    throw error;
+  }
+  for (const move of moves) await move();
+  return manifest;
+}
+
+/** The database of a backup, restored (PostgreSQL, in one transaction) or staged to be moved in (SQLite). */
+async function restoreDatabase(config: Config, folder: string, manifest: Manifest, moves: (() => Promise<void>)[]) {
   if (config.database.engine === 'sqlite') {
     const { path } = config.database;
     if (sqliteHasTables(path))
       throw new BackupError(`The database ${path} is not empty: a backup is restored into an empty school only.`);
     await mkdir(dirname(path), { recursive: true });
-    await cp(join(folder, 'database.sqlite'), path);
+    await cp(join(folder, 'database.sqlite'), `${path}.restoring`);
+    // Last of all: until the database is in place, the school is still empty.
+    moves.push(async () => {
+      for (const leftover of [path, `${path}-wal`, `${path}-shm`]) await rm(leftover, { force: true });
+      await rename(`${path}.restoring`, path);
+    });
   } else {
     const schema = schemaOfUrl(config.database.url);
     if (schema !== manifest.schema)
@@ -102,22 +123,18 @@ export async function restoreBackup(config: Config, folder: string): Promise<Man
       await client.end();
     }
     const dump = join(folder, 'database.pgdump');
-    const items = (await run('pg_restore', ['--list', dump], { maxBuffer: 64 * 1024 * 1024 })).stdout
+    const items = (await pgTool('pg_restore', config.database.url, ['--list', dump])).stdout
       .split('\n')
       .filter((line) => !/^\d+; \d+ \d+ SCHEMA - /.test(line));
     const list = join(await mkdtemp(join(tmpdir(), 'lyceum-restore-')), 'items');
     await writeFile(list, items.join('\n'));
-    await runTold('pg_restore', [
+    await pgTool('pg_restore', config.database.url, [
       '--no-owner',
       '--no-privileges',
       '--exit-on-error',
       '--single-transaction',
       `--use-list=${list}`,
-      `--dbname=${bareUrl(config.database.url)}`,
       dump,
     ]);
   }
-  if (restoresFiles && existsSync(join(folder, 'files')))
-    await cp(join(folder, 'files'), config.STORAGE_DIR, { recursive: true });
-  return manifest;
 }

@@ -121,9 +121,10 @@ export function connectDatabase(
  */
 export class SchemaAheadError extends Error {
   readonly unknown: string[];
-  constructor(unknown: string[]) {
+  constructor(unknown: string[], message?: string) {
     super(
-      `The database was upgraded by a newer Lyceum (its migrations ${unknown.join(', ')} are unknown to this version): start that version, or restore a backup made for this one.`,
+      message ??
+        `The database was upgraded by a newer Lyceum (its migrations ${unknown.join(', ')} are unknown to this version): start that version, or restore a backup made for this one.`,
     );
     this.unknown = unknown;
   }

@@ -5,6 +5,9 @@ import type { Clock } from '../time/clock.ts';
 /** Request and query times, in seconds: from a cached page to a slow report. */
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** How long a scrape waits for one figure read from the database. */
+const READ_TIMEOUT_MS = 2_000;
+
 /** How far back the sign-in figures look. */
 const SIGN_IN_WINDOW_MS = 3_600_000;
 
@@ -71,6 +74,31 @@ export function watchSchool(
 ) {
   const { db, clock } = deps;
   const registers = [metrics.registry];
+  const failures = new Counter({
+    name: 'lyceum_metrics_read_failures_total',
+    help: 'Figures that could not be read from the database at a scrape (they keep their last value), by figure',
+    labelNames: ['figure'] as const,
+    registers,
+  });
+  /**
+   * A figure read from the database, within a bound: prom-client waits for every figure of a scrape, so one query
+   * failing or hanging (the database away) must not take the process's own figures down with it.
+   */
+  const read = async (figure: string, query: () => Promise<void>) => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        query(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timed out')), READ_TIMEOUT_MS);
+        }),
+      ]);
+    } catch {
+      failures.inc({ figure });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   new Gauge({
     name: 'lyceum_db_pool_connections',
     help: "The PostgreSQL pool's connections, by state (open, idle, waiting: requests waiting for one)",
@@ -88,14 +116,16 @@ export function watchSchool(
     labelNames: ['status'] as const,
     registers,
     async collect() {
-      const rows = await db
-        .selectFrom('jobs')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-        .where('status', 'in', ['queued', 'running', 'failed'])
-        .groupBy('status')
-        .execute();
-      for (const status of ['queued', 'running', 'failed']) this.set({ status }, 0);
-      for (const row of rows) this.set({ status: row.status }, Number(row.count));
+      await read('jobs', async () => {
+        const rows = await db
+          .selectFrom('jobs')
+          .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+          .where('status', 'in', ['queued', 'running', 'failed'])
+          .groupBy('status')
+          .execute();
+        for (const status of ['queued', 'running', 'failed']) this.set({ status }, 0);
+        for (const row of rows) this.set({ status: row.status }, Number(row.count));
+      });
     },
   });
   new Gauge({
@@ -103,14 +133,16 @@ export function watchSchool(
     help: 'How long the oldest queued job has been due (0 when none is): a worker falling behind shows here',
     registers,
     async collect() {
-      const now = clock.now();
-      const row = await db
-        .selectFrom('jobs')
-        .select((eb) => eb.fn.min('run_at').as('due'))
-        .where('status', '=', 'queued')
-        .where('run_at', '<=', now.toISOString())
-        .executeTakeFirst();
-      this.set(row?.due ? Math.max(0, (now.getTime() - Date.parse(String(row.due))) / 1000) : 0);
+      await read('jobs_oldest_due_seconds', async () => {
+        const now = clock.now();
+        const row = await db
+          .selectFrom('jobs')
+          .select((eb) => eb.fn.min('run_at').as('due'))
+          .where('status', '=', 'queued')
+          .where('run_at', '<=', now.toISOString())
+          .executeTakeFirst();
+        this.set(row?.due ? Math.max(0, (now.getTime() - Date.parse(String(row.due))) / 1000) : 0);
+      });
     },
   });
   new Gauge({
@@ -119,14 +151,16 @@ export function watchSchool(
     labelNames: ['status'] as const,
     registers,
     async collect() {
-      const rows = await db
-        .selectFrom('outbox')
-        .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-        .where('status', 'in', ['queued', 'failed', 'held'])
-        .groupBy('status')
-        .execute();
-      for (const status of ['queued', 'failed', 'held']) this.set({ status }, 0);
-      for (const row of rows) this.set({ status: row.status }, Number(row.count));
+      await read('outbox_messages', async () => {
+        const rows = await db
+          .selectFrom('outbox')
+          .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+          .where('status', 'in', ['queued', 'failed', 'held'])
+          .groupBy('status')
+          .execute();
+        for (const status of ['queued', 'failed', 'held']) this.set({ status }, 0);
+        for (const row of rows) this.set({ status: row.status }, Number(row.count));
+      });
     },
   });
   new Gauge({
@@ -135,13 +169,15 @@ export function watchSchool(
     labelNames: ['provider', 'type'] as const,
     registers,
     async collect() {
-      const rows = await db
-        .selectFrom('payment_events')
-        .select(['provider', 'type', (eb) => eb.fn.countAll<number>().as('count')])
-        .groupBy(['provider', 'type'])
-        .execute();
-      this.reset();
-      for (const row of rows) this.set({ provider: row.provider, type: row.type }, Number(row.count));
+      await read('payment_events', async () => {
+        const rows = await db
+          .selectFrom('payment_events')
+          .select(['provider', 'type', (eb) => eb.fn.countAll<number>().as('count')])
+          .groupBy(['provider', 'type'])
+          .execute();
+        this.reset();
+        for (const row of rows) this.set({ provider: row.provider, type: row.type }, Number(row.count));
+      });
     },
   });
   new Gauge({
@@ -150,16 +186,18 @@ export function watchSchool(
     labelNames: ['outcome'] as const,
     registers,
     async collect() {
-      const since = new Date(clock.now().getTime() - SIGN_IN_WINDOW_MS).toISOString();
-      const rows = await db
-        .selectFrom('sign_in_events')
-        .select(['outcome', (eb) => eb.fn.countAll<number>().as('count')])
-        .where('at', '>=', since)
-        .groupBy('outcome')
-        .execute();
-      for (const outcome of ['success', 'wrong_password', 'unknown_email', 'suspended', 'rate_limited'])
-        this.set({ outcome }, 0);
-      for (const row of rows) this.set({ outcome: row.outcome }, Number(row.count));
+      await read('sign_ins_last_hour', async () => {
+        const since = new Date(clock.now().getTime() - SIGN_IN_WINDOW_MS).toISOString();
+        const rows = await db
+          .selectFrom('sign_in_events')
+          .select(['outcome', (eb) => eb.fn.countAll<number>().as('count')])
+          .where('at', '>=', since)
+          .groupBy('outcome')
+          .execute();
+        for (const outcome of ['success', 'wrong_password', 'unknown_email', 'suspended', 'rate_limited'])
+          this.set({ outcome }, 0);
+        for (const row of rows) this.set({ outcome: row.outcome }, Number(row.count));
+      });
     },
   });
 }

@@ -103,11 +103,15 @@ for (const engine of engines) {
       while (acknowledged.length < 20) await Promise.race([failed, new Promise((resolve) => setTimeout(resolve, 20))]);
       const beforeBackup = [...acknowledged];
       const folder = join(mkdtempSync(join(tmpdir(), 'lyceum-backup-')), 'backup');
+      const started = performance.now();
       const manifest = await makeBackup(source.config, folder, { clock: systemClock, version: 'test' });
+      const took = performance.now() - started;
       const duringBackup = acknowledged.length - beforeBackup.length;
       writing = false;
       await Promise.all(writers);
-      assert.ok(duringBackup >= 0);
+      console.log(
+        `restore drill (${engine}): backup in ${took.toFixed(0)} ms under 4 writers; ${beforeBackup.length} writes acknowledged before it began, ${duringBackup} during it`,
+      );
       assert.deepEqual(manifest.secrets.sort(), [
         'address_key',
         'cookie_key',
@@ -129,7 +133,16 @@ for (const engine of engines) {
 
       const again = await restoreCommand(folder, env);
       assert.equal(again.code, 2, again.out);
-      assert.match(again.out, /lyceum: .*is not empty: a backup is restored into an empty school only\./);
+      assert.match(again.out, /lyceum: .*files.* is not empty: a backup is restored into an empty school only\./);
+      const intoFullDatabase = await restoreCommand(folder, {
+        ...env,
+        STORAGE_DIR: mkdtempSync(join(tmpdir(), 'lyceum-files-')),
+      });
+      assert.equal(intoFullDatabase.code, 2, intoFullDatabase.out);
+      assert.match(
+        intoFullDatabase.out,
+        /lyceum: The (database|schema) .* is not empty: a backup is restored into an empty school only\./,
+      );
 
       // The restored school keeps the first one's address (BASE_URL), to which its tokens are bound.
       const restored = await startTestServer(

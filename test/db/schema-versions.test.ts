@@ -67,6 +67,16 @@ for (const engine of engines) {
       }
     });
 
+    test('empty: an instance that does not migrate refuses a database with no schema, saying to migrate', async () => {
+      const empty = await run('src/main.ts', {
+        DATABASE_URL: await freshDatabaseUrl(engine),
+        PORT: '0',
+        MIGRATE_ON_START: 'false',
+      });
+      assert.equal(empty.code, 2, empty.out);
+      assert.match(empty.out, /lyceum: The database has no schema yet: run npm run migrate first\./);
+    });
+
     test('ahead: a version that does not know the latest migrations refuses to start, saying why', async () => {
       const newer = '999_from_a_newer_version';
       await sql`insert into kysely_migration (name, timestamp) values (${newer}, ${new Date().toISOString()})`.execute(

@@ -212,7 +212,7 @@ export function postsService(
       const at = new Date(input.publish_at);
       if (Number.isNaN(at.getTime()) || at.getTime() <= clock.now().getTime()) {
         throw errors.invalidRequest(
-          `The time to publish must be in the future (it is now ${now()} UTC); or publish the post right away ` +
+          'The time to publish must be in the future; or publish the post right away ' +
             `(POST /api/v1/posts/${id}/publish).`,
           [{ field: 'publish_at', code: 'past', message: 'Must be in the future.' }],
         );

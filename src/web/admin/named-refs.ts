@@ -9,7 +9,7 @@ import { rowName } from './form-kit/values-view.ts';
 type Row = Record<string, unknown>;
 
 /** How many of a search's answers are read to find the one a name means. */
-const LOOKED_AT = 20;
+const LOOKED_AT = 100;
 
 const isIdOf = (prefix: string, text: string) => new RegExp(`^${prefix}_[0-9a-z]{26}$`).test(text);
 
@@ -40,9 +40,18 @@ export async function idsOfNames(
         .map((line) => line.trim())
         .filter(Boolean);
       if (lines.every((text) => isIdOf(prefix, text))) return;
+      // The ids the form held, by the names it showed for them: a name left as shown keeps its id, unsearched.
+      const held = new Map(
+        [posted[`${field.name}.held`] ?? []].flat().flatMap((pair) => {
+          const [id = '', name = ''] = pair.split('\t');
+          return isIdOf(prefix, id) ? [[name, id] as const] : [];
+        }),
+      );
       const ids = await Promise.all(
         lines.map(async (text): Promise<string | undefined> => {
           if (isIdOf(prefix, text)) return text;
+          const kept = held.get(text);
+          if (kept) return kept;
           const answer = await deps.call(request, list, { q: text, limit: LOOKED_AT });
           const rows = answer.status === 200 ? (answer.body.data as Row[]) : [];
           const wanted = text.toLowerCase();

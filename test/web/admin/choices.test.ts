@@ -95,20 +95,23 @@ for (const engine of engines) {
       assert.equal(refused.status, 400);
       assert.match(refused.text, /No student is called “Nobody Here”\./);
       assert.match(refused.text, /value="Nobody Here"/, 'what was typed stays');
-      const several = await submit(screen, { id: product, user_id: 'Pupil 1' });
-      assert.equal(several.status, 303, 'an exact name is the one meant, though "Pupil 10" also contains it');
+      const exact = await submit(screen, { id: product, user_id: 'Pupil 1' });
+      assert.equal(exact.status, 303, 'an exact name is the one meant, though "Pupil 10" also contains it');
       const vague = await submit(screen, { id: product, user_id: 'pupil' });
       assert.equal(vague.status, 400);
       assert.match(vague.text, /“pupil” fits several: Pupil \d+, Pupil \d+, Pupil \d+ …/);
       const byEmail = await submit(screen, { id: product, user_id: 'PUPIL42@school.test' });
       assert.equal(byEmail.status, 303, byEmail.text.slice(0, 300));
 
-      const grants = (
-        await api.get<{ data: { user: { name: string } | null; user_id?: string }[] }>(
-          `/api/v1/digital-products/${product}/grants`,
-        )
-      ).body.data;
-      assert.equal(grants.length, 2);
+      const grants = (await api.get<{ data: { user_id: string }[] }>(`/api/v1/digital-products/${product}/grants`)).body
+        .data;
+      const idOf = async (email: string) =>
+        (await api.get<{ data: { id: string }[] }>(`/api/v1/students?q=${encodeURIComponent(email)}`)).body.data[0]?.id;
+      assert.deepEqual(
+        grants.map((g) => g.user_id).sort(),
+        [await idOf('pupil1@school.test'), await idOf('pupil42@school.test')].sort(),
+        'granted to the very people named',
+      );
 
       const pupil = (await api.get<{ data: { id: string }[] }>('/api/v1/students?q=pupil5%40')).body.data[0]?.id;
       const lecturer = (await api.post<{ id: string }>('/api/v1/lecturers', { name: 'Pia', user_id: pupil })).body.id;
@@ -121,6 +124,20 @@ for (const engine of engines) {
         /Nothing was changed\./,
         'saved as it was: no empty change',
       );
+      // A namesake: the name alone now fits two people, yet the form saved as shown keeps the one it held.
+      await api.post('/api/v1/students', { email: 'another.pupil5@school.test', name: 'Pupil 5' });
+      const again = (await owner.get(`/admin/lecturers/${lecturer}/edit`)).text;
+      const heldPair = /name="user_id\.held" value="([^"]*)"/.exec(again)?.[1] ?? '';
+      assert.equal(heldPair, `${pupil}\tPupil 5`);
+      const asShown = await submit(`/admin/lecturers/${lecturer}/edit`, {
+        name: 'Pia',
+        user_id: 'Pupil 5',
+        'user_id.held': heldPair,
+      });
+      assert.equal(asShown.status, 303);
+      const bare = await submit(`/admin/lecturers/${lecturer}/edit`, { name: 'Pia', user_id: 'Pupil 5' });
+      assert.equal(bare.status, 400, 'without what the form held, the name fits two');
+      assert.match(bare.text, /“Pupil 5” fits several/);
     });
   });
 }

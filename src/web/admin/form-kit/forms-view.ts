@@ -32,15 +32,15 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
   };
   const clock = state.clock ?? UTC_CLOCK;
   const names = field.prefix ? state.named?.get(field.prefix) : undefined;
-  const held = state.values[field.name];
+  const heldIds = state.values[field.name];
   const shown = state.posted
     ? (postedText(field.name) ?? '')
     : names
-      ? [held ?? []]
+      ? [heldIds ?? []]
           .flat()
           .map((id) => names.get(String(id)) ?? String(id))
           .join('\n')
-      : displayValue(field, held, clock);
+      : displayValue(field, heldIds, clock);
   const common = html`id="${id}" name="${field.name}"${describedBy ? html` aria-describedby="${describedBy}"` : ''}${
     invalid ? html` aria-invalid="true"` : ''
   }${field.required && field.kind !== 'boolean' ? html` required` : ''}`;
@@ -49,7 +49,16 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
     return html`<select ${common}><option value="">—</option>${choices.map(
       (c) => html`<option value="${c.id}"${c.id === shown ? html` selected` : ''}>${c.label}</option>`,
     )}</select>`;
-  if (field.kind === 'ref' && names) return html`<input ${common} value="${shown}" autocomplete="off">`;
+  // The ids held, with the names shown for them: saved as shown, a name means its id without a search.
+  const held = names
+    ? [heldIds ?? []]
+        .flat()
+        .map(
+          (id) =>
+            html`<input type="hidden" name="${field.name}.held" value="${String(id)}\t${names.get(String(id)) ?? String(id)}">`,
+        )
+    : [];
+  if (field.kind === 'ref' && names) return html`<input ${common} value="${shown}" autocomplete="off">${held}`;
   switch (field.kind) {
     case 'textarea':
     case 'json':
@@ -57,7 +66,7 @@ function input(field: FormField, state: FormState, describedBy: string, invalid:
     case 'refs':
       return html`<textarea ${common} rows="${field.kind === 'textarea' ? 8 : 4}"${
         field.markdown ? html` data-markdown-preview` : ''
-      }>${shown}</textarea>`;
+      }>${shown}</textarea>${held}`;
     case 'boolean': {
       const checked = state.posted
         ? postedText(field.name) !== undefined
