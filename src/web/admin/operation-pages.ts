@@ -93,6 +93,19 @@ export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps
     return { fields, object };
   }
 
+  /**
+   * A new order of a course's sections or a section's lessons is given by moving them in the course builder: a form
+   * asking for every id in order would be no form for a person.
+   */
+  async function builderOf(request: FastifyRequest, operation: string, id: string | undefined) {
+    if (!id || (operation !== 'reorderSections' && operation !== 'reorderLessons')) return undefined;
+    const course =
+      operation === 'reorderSections'
+        ? id
+        : await deps.call(request, 'getSection', { id }).then((a) => (a.status === 200 ? a.body.course_id : undefined));
+    return typeof course === 'string' ? `/admin/courses/${encodeURIComponent(course)}/curriculum` : undefined;
+  }
+
   async function screen(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -153,6 +166,8 @@ export function registerOperationPages(fastify: FastifyInstance, deps: AdminDeps
         const v = one(value);
         if (typeof v === 'string') given[key] = v;
       }
+      const builder = await builderOf(request, tool.name, given.id);
+      if (builder) return reply.redirect(builder, 303);
       return screen(request, reply, tool, given);
     },
   );

@@ -54,6 +54,12 @@ for (const engine of engines) {
       assert.equal(moved.status, 303, moved.text.slice(0, 300));
       const now = (await api.get<{ section_id: string }>(`/api/v1/lessons/${lesson}`)).body.section_id;
       assert.equal(now, second);
+      // A new order is given by moving things in the course builder, not by typing every id in order.
+      for (const path of [`reorderSections?id=${course}`, `reorderLessons?id=${second}`]) {
+        const answer = await owner.get(`/admin/operations/${path}`);
+        assert.equal(answer.status, 303, path);
+        assert.equal(answer.location, `/admin/courses/${course}/curriculum`);
+      }
     });
 
     test("a subscription changes to a plan's recurring price, named by plan, amount and period", async () => {
