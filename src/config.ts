@@ -176,6 +176,23 @@ export const ConfigSchema = Type.Object(
       description:
         'Whether an instance applies pending migrations when it starts. `false` for rolling upgrades: migrations are their own step (`npm run migrate`), and until they have run `/readyz` answers 503.',
     }),
+    BACKUP_DIR: Type.String({
+      default: '',
+      description:
+        'A folder for scheduled backups (`npm run backup` on a schedule, as a durable job): each in a folder named by its time. Empty: no scheduled backups.',
+    }),
+    BACKUP_EVERY_HOURS: Type.Integer({
+      minimum: 1,
+      maximum: 8760,
+      default: 24,
+      description: 'Hours between scheduled backups.',
+    }),
+    BACKUP_KEEP: Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: 7,
+      description: 'How many scheduled backups are kept in BACKUP_DIR; older ones are deleted after each new one.',
+    }),
     METRICS_TOKEN: Type.String({
       default: '',
       pattern: '^$|^[A-Za-z0-9._~+/=-]{24,200}$',
@@ -437,6 +454,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
           : input.TRUST_PROXY,
     OAUTH_ALLOW_LOCALHOST_REDIRECTS: input.OAUTH_ALLOW_LOCALHOST_REDIRECTS === 'true',
     database,
+    BACKUP_DIR: input.BACKUP_DIR ? resolve(cwd, input.BACKUP_DIR) : '',
     STORAGE_DIR: input.STORAGE_DIR
       ? resolve(cwd, input.STORAGE_DIR)
       : database.engine === 'sqlite' && database.path !== ':memory:'

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
+import { scheduleBackups } from './backup/schedule.ts';
 import { invalidations } from './cluster/invalidations.ts';
 import { type Config, listenOrigin } from './config.ts';
 import { connectDatabase, type Database, SchemaAheadError } from './db/connect.ts';
@@ -13,6 +14,7 @@ import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter } from './secu
 import { loadOrCreateSecret } from './security/server-secrets.ts';
 import { randomToken } from './security/tokens.ts';
 import { type Clock, systemClock } from './time/clock.ts';
+import { LYCEUM_VERSION } from './version.ts';
 
 export type RunningServer = {
   url: string;
@@ -101,9 +103,13 @@ export async function startServer(
     clock,
     log: (msg, counts) => app.log.info(counts, msg),
   });
+  const backups = config.BACKUP_DIR
+    ? scheduleBackups({ config, db: database.db, clock, jobs: services.jobs, version: LYCEUM_VERSION })
+    : undefined;
   /** The background work: on a schema behind the code it waits for the migrations (it would fail jobs meanwhile). */
   const background = async () => {
     await housekeeping.run();
+    await backups?.start();
     // Scheduled posts queue a job due at their time; this catches any that fell due before the jobs existed.
     await services.areas.posts.publishDue();
     services.jobs.start(config.JOBS_POLL_MS);

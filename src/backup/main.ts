@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../config.ts';
 import { systemClock } from '../time/clock.ts';
+import { LYCEUM_VERSION } from '../version.ts';
 import { BackupError, makeBackup } from './backup.ts';
 import { restoreBackup } from './restore.ts';
 
@@ -17,10 +17,7 @@ if ((command !== 'backup' && command !== 'restore') || !folder) {
 try {
   const config = loadConfig(process.env);
   if (command === 'backup') {
-    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version: string;
-    };
-    const made = await makeBackup(config, folder, { clock: systemClock, version });
+    const made = await makeBackup(config, folder, { clock: systemClock, version: LYCEUM_VERSION });
     process.stdout.write(
       `backed up the ${made.engine} database (${made.migrations.length} migrations, secrets ${made.secrets.join(', ')}) and ${
         made.files.filter((f) => f.path.startsWith('files/')).length
