@@ -330,11 +330,17 @@ export function registerResourcePages(fastify: FastifyInstance, deps: AdminDeps)
             return_to:
               tool.route.method === 'DELETE' && tool.route.args.params.length === 1 ? `/admin/${resource.key}` : here,
           });
+          // A new order is given in the course builder, by moving things (operation-pages.ts sends there too).
+          const builder =
+            tool.name === 'reorderSections' ? id : tool.name === 'reorderLessons' ? object.course_id : undefined;
           return {
             name: tool.name,
             label: operationWords(tool.name).button,
             direct,
-            href: `/admin/operations/${tool.name}${direct ? '' : `?${query}`}`,
+            href:
+              typeof builder === 'string'
+                ? `/admin/courses/${encodeURIComponent(builder)}/curriculum`
+                : `/admin/operations/${tool.name}${direct ? '' : `?${query}`}`,
             danger: needsConfirmation(tool),
           };
         });
