@@ -59,7 +59,7 @@ import { type TestProvider, testProvider } from './payments/test-provider.ts';
 import { addressKeyer } from './security/address-key.ts';
 import type { RateLimiter } from './security/rate-limiter.ts';
 import { loadOrCreateSecret } from './security/server-secrets.ts';
-import { localBlobStore } from './storage/local-blob-store.ts';
+import { configuredBlobStore } from './storage/configured-blob-store.ts';
 import { mediaUrls } from './storage/media-urls.ts';
 import type { Clock } from './time/clock.ts';
 import { registerAssetRoutes } from './web/shared/assets.ts';
@@ -247,19 +247,7 @@ export async function buildApp(deps: AppDeps) {
     ttlMs: config.LIST_CACHE_MS,
     onLookup: (hit) => metrics.cacheLookup('responses', hit),
   });
-  // Asset bytes: in the configured S3-compatible bucket, else in files under the data directory. The AWS SDK is loaded
-  // only by a school that uses a bucket (≈ 30 MB of memory once loaded).
-  const blobs = config.S3_BUCKET
-    ? (await import('./storage/s3-blob-store.ts')).s3BlobStore({
-        bucket: config.S3_BUCKET,
-        endpoint: config.S3_ENDPOINT,
-        region: config.S3_REGION,
-        accessKeyId: config.S3_ACCESS_KEY_ID,
-        secretAccessKey: config.S3_SECRET_ACCESS_KEY,
-        forcePathStyle: config.S3_FORCE_PATH_STYLE,
-        log: app.log,
-      })
-    : localBlobStore(config.STORAGE_DIR);
+  const blobs = await configuredBlobStore(config, app.log);
   app.addHook('onClose', () => blobs.close());
   const media = mediaUrls({
     baseUrl: config.BASE_URL,

@@ -1,18 +1,9 @@
-import { ConfigError, loadConfig } from './config.ts';
+import { commandConfig } from './command-config.ts';
 import { SchemaAheadError } from './db/connect.ts';
 import { heapBounded, MEMORY_FLAGS } from './memory-budget.ts';
 import { startServer } from './server.ts';
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`lyceum: ${error.message}\n`);
-    process.exit(2);
-  }
-  throw error;
-}
+const config = commandConfig();
 
 const server = await startServer(config).catch((error: unknown) => {
   if (error instanceof SchemaAheadError) {

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config.ts';
+import { commandConfig } from './command-config.ts';
 import { connectDatabase, SchemaAheadError } from './db/connect.ts';
 
 /**
@@ -7,14 +7,7 @@ import { connectDatabase, SchemaAheadError } from './db/connect.ts';
  * in a later release), so the instances of the version before go on serving while it runs. Exit 2 on a bad setting or
  * a database a newer version migrated; 1 when a migration fails (it rolls back on PostgreSQL).
  */
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`lyceum: ${error.message}\n`);
-  process.exit(2);
-}
+const config = commandConfig();
 const database = connectDatabase(config.database, { poolSize: 1 });
 try {
   const { pending } = await database.schema();

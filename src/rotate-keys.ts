@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config.ts';
+import { commandConfig } from './command-config.ts';
 import { connectDatabase } from './db/connect.ts';
 import { KEY_TIMES, rotateSigningKeys } from './oauth/keys.ts';
 import { systemClock } from './time/clock.ts';
@@ -8,14 +8,7 @@ import { systemClock } from './time/clock.ts';
  * one machine; `-- --now` begins a rotation before the key is due (a key thought exposed). After a step that made a
  * new key the signing key, restart the instances one by one so they sign with it.
  */
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`lyceum: ${error.message}\n`);
-  process.exit(2);
-}
+const config = commandConfig();
 const database = connectDatabase(config.database, { poolSize: 1 });
 try {
   const step = await rotateSigningKeys(database.db, systemClock, { now: process.argv.includes('--now') });

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { connectDatabase } from '../db/connect.ts';
 import { connectRedis, whenReady } from '../db/redis.ts';
-import type { BlobStore } from '../storage/blob-store.ts';
-import { localBlobStore } from '../storage/local-blob-store.ts';
+import { configuredBlobStore } from '../storage/configured-blob-store.ts';
 
 /** One finding: fine, worth knowing, or to be fixed (with what to do). */
 export type Finding = { level: 'ok' | 'note' | 'fix'; what: string; todo?: string };
@@ -131,18 +130,8 @@ export async function examine(config: Config, deps: { now: () => Date }): Promis
       );
   } else note(`payments: ${config.PAYMENTS_PROVIDER}`);
 
-  const blobs: BlobStore = config.S3_BUCKET
-    ? (await import('../storage/s3-blob-store.ts')).s3BlobStore({
-        bucket: config.S3_BUCKET,
-        endpoint: config.S3_ENDPOINT,
-        region: config.S3_REGION,
-        accessKeyId: config.S3_ACCESS_KEY_ID,
-        secretAccessKey: config.S3_SECRET_ACCESS_KEY,
-        forcePathStyle: config.S3_FORCE_PATH_STYLE,
-        // What the S3 client says goes nowhere: its failure is the finding.
-        log: { warn: () => {}, error: () => {} },
-      })
-    : localBlobStore(config.STORAGE_DIR);
+  // What the S3 client says goes nowhere: its failure is the finding.
+  const blobs = await configuredBlobStore(config, { warn: () => {}, error: () => {} });
   const key = `doctor/${randomUUID()}`;
   try {
     const body = Buffer.from('lyceum doctor');

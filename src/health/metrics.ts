@@ -99,6 +99,27 @@ export function watchSchool(
       clearTimeout(timer);
     }
   };
+  /** A gauge of a table's rows counted by one column: every value named is shown, 0 when it has no row. */
+  const countedBy = (opts: {
+    name: string;
+    help: string;
+    label: string;
+    values: readonly string[];
+    count: () => Promise<{ value: string; count: number | string | bigint }[]>;
+  }) =>
+    new Gauge({
+      name: opts.name,
+      help: opts.help,
+      labelNames: [opts.label],
+      registers,
+      async collect() {
+        await read(opts.name.replace(/^lyceum_/, ''), async () => {
+          const rows = await opts.count();
+          for (const value of opts.values) this.set({ [opts.label]: value }, 0);
+          for (const row of rows) this.set({ [opts.label]: row.value }, Number(row.count));
+        });
+      },
+    });
   new Gauge({
     name: 'lyceum_db_pool_connections',
     help: "The PostgreSQL pool's connections, by state (open, idle, waiting: requests waiting for one)",
@@ -110,23 +131,18 @@ export function watchSchool(
       for (const [state, count] of Object.entries(pool)) this.set({ state }, count);
     },
   });
-  new Gauge({
+  countedBy({
     name: 'lyceum_jobs',
     help: 'Durable jobs, by status (queued, running, failed)',
-    labelNames: ['status'] as const,
-    registers,
-    async collect() {
-      await read('jobs', async () => {
-        const rows = await db
-          .selectFrom('jobs')
-          .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-          .where('status', 'in', ['queued', 'running', 'failed'])
-          .groupBy('status')
-          .execute();
-        for (const status of ['queued', 'running', 'failed']) this.set({ status }, 0);
-        for (const row of rows) this.set({ status: row.status }, Number(row.count));
-      });
-    },
+    label: 'status',
+    values: ['queued', 'running', 'failed'],
+    count: () =>
+      db
+        .selectFrom('jobs')
+        .select(['status as value', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('status', 'in', ['queued', 'running', 'failed'])
+        .groupBy('status')
+        .execute(),
   });
   new Gauge({
     name: 'lyceum_jobs_oldest_due_seconds',
@@ -145,23 +161,18 @@ export function watchSchool(
       });
     },
   });
-  new Gauge({
+  countedBy({
     name: 'lyceum_outbox_messages',
     help: 'E-mail in the outbox, by status (queued: waiting to be sent; failed; held: no SMTP server configured)',
-    labelNames: ['status'] as const,
-    registers,
-    async collect() {
-      await read('outbox_messages', async () => {
-        const rows = await db
-          .selectFrom('outbox')
-          .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-          .where('status', 'in', ['queued', 'failed', 'held'])
-          .groupBy('status')
-          .execute();
-        for (const status of ['queued', 'failed', 'held']) this.set({ status }, 0);
-        for (const row of rows) this.set({ status: row.status }, Number(row.count));
-      });
-    },
+    label: 'status',
+    values: ['queued', 'failed', 'held'],
+    count: () =>
+      db
+        .selectFrom('outbox')
+        .select(['status as value', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('status', 'in', ['queued', 'failed', 'held'])
+        .groupBy('status')
+        .execute(),
   });
   new Gauge({
     name: 'lyceum_payment_events',
@@ -180,24 +191,17 @@ export function watchSchool(
       });
     },
   });
-  new Gauge({
+  countedBy({
     name: 'lyceum_sign_ins_last_hour',
     help: 'Sign-in attempts in the last hour, by outcome (success, wrong_password, unknown_email, suspended, rate_limited)',
-    labelNames: ['outcome'] as const,
-    registers,
-    async collect() {
-      await read('sign_ins_last_hour', async () => {
-        const since = new Date(clock.now().getTime() - SIGN_IN_WINDOW_MS).toISOString();
-        const rows = await db
-          .selectFrom('sign_in_events')
-          .select(['outcome', (eb) => eb.fn.countAll<number>().as('count')])
-          .where('at', '>=', since)
-          .groupBy('outcome')
-          .execute();
-        for (const outcome of ['success', 'wrong_password', 'unknown_email', 'suspended', 'rate_limited'])
-          this.set({ outcome }, 0);
-        for (const row of rows) this.set({ outcome: row.outcome }, Number(row.count));
-      });
-    },
+    label: 'outcome',
+    values: ['success', 'wrong_password', 'unknown_email', 'suspended', 'rate_limited'],
+    count: () =>
+      db
+        .selectFrom('sign_in_events')
+        .select(['outcome as value', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('at', '>=', new Date(clock.now().getTime() - SIGN_IN_WINDOW_MS).toISOString())
+        .groupBy('outcome')
+        .execute(),
   });
 }

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,26 +11,13 @@ import { systemClock } from '../../src/time/clock.ts';
 import { apiClient, tokenFor } from '../support/api.ts';
 import { engines, freshDatabaseUrl } from '../support/databases.ts';
 import { png } from '../support/files.ts';
+import { runScript } from '../support/process.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { completeSetup, OWNER, WebClient } from '../support/web-client.ts';
 
 /** `npm run restore` as a process: its exit code and what it printed. */
-function restoreCommand(folder: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['src/backup/main.ts', 'restore', folder], {
-    env: { ...process.env, ...env },
-    stdio: 'pipe',
-  });
-  let out = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    out += chunk;
-  });
-  return new Promise<{ code: number | null; out: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, out })),
-  );
-}
+const restoreCommand = (folder: string, env: Record<string, string>) =>
+  runScript('src/backup/main.ts', ['restore', folder], env);
 
 /**
  * Where a restored PostgreSQL school goes: a database of its own (made here, dropped after), working in the same

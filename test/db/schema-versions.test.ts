@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
@@ -7,22 +6,11 @@ import { loadConfig } from '../../src/config.ts';
 import { connectDatabase, type Database } from '../../src/db/connect.ts';
 import { migrationProvider } from '../../src/db/migrations/index.ts';
 import { engines, freshDatabaseUrl } from '../support/databases.ts';
+import { runScript } from '../support/process.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
-/** Runs a command of the school (as npm runs it) on a database and gives its exit code and output. */
-function run(script: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: 'pipe' });
-  let out = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    out += chunk;
-  });
-  return new Promise<{ code: number | null; out: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, out })),
-  );
-}
+/** Runs a command of the school (as npm runs it) on a database. */
+const run = (script: string, env: Record<string, string>) => runScript(script, [], env);
 
 for (const engine of engines) {
   describe(`the schema's version against the code's (${engine})`, () => {

@@ -61,3 +61,18 @@ export function startMain(
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${lines.join('\n')}`)));
   });
 }
+
+/** Runs one of the school's commands (`node <script> <args>`, as npm runs it) to its end: its exit code and output. */
+export function runScript(script: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    out += chunk;
+  });
+  return new Promise<{ code: number | null; out: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, out })),
+  );
+}
