@@ -74,25 +74,30 @@ export function loadRow(name: string, pid: number, url: string, request: LoadReq
   };
 }
 
-/** A row of whole flows (several HTTP requests each), `concurrency` at a time, with the server's CPU per flow. */
-export function flowRow(name: string, pid: number, flow: () => Promise<void>, concurrency = 16): Row {
+/**
+ * A row of whole flows (several HTTP requests each), `concurrency` at a time, with the server's CPU per flow (the
+ * servers' together, when the flows are spread over several).
+ */
+export function flowRow(name: string, pid: number | number[], flow: () => Promise<void>, concurrency = 16): Row {
+  const pids = Array.isArray(pid) ? pid : [pid];
+  const cpu = () => pids.reduce((sum, p) => sum + cpuMs(p), 0);
   return {
     name,
     async run(seconds) {
       const samples: number[] = [];
-      const before = cpuMs(pid);
+      const before = cpu();
       const done = await runFor(seconds * 1000, concurrency, async () => {
         const started = performance.now();
         await flow();
         samples.push(performance.now() - started);
       });
-      const cpu = cpuMs(pid) - before;
+      const used = cpu() - before;
       samples.sort((a, b) => a - b);
       return {
         rate: done.count / done.seconds,
         p50: percentile(samples, 50),
         p99: percentile(samples, 99),
-        cpu: cpu / done.count,
+        cpu: used / done.count,
       };
     },
   };

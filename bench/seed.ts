@@ -1,32 +1,62 @@
 import { randomBytes, scryptSync } from 'node:crypto';
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { connectDatabase } from '../src/db/connect.ts';
 import { newId } from '../src/db/ids.ts';
 import type { Db, Tables } from '../src/db/tables.ts';
 import { hashPassword } from '../src/security/passwords.ts';
 
-export type SeedSizes = { courses: number; enrollments: number };
+/** `covers`: how many uploaded cover pictures (with their variants recorded) the odd-numbered courses share; none by default. */
+export type SeedSizes = { courses: number; enrollments: number; covers?: number };
 export const ENROLLMENTS_PER_STUDENT = 50;
 const BATCH = 1000;
 
-/** A vocabulary of 200 words; every course title carries two, so a search for one finds about 1 % of the courses. */
+/** A vocabulary of 200 words; every course carries three of them (see `course`), two in its title. */
 const STEMS = ['alge', 'baro', 'chem', 'dyna', 'ecol', 'fres', 'geom', 'hist', 'iron', 'juri'];
 const ENDINGS = ['bra', 'que', 'istry', 'mics', 'ogy', 'co', 'etry', 'ory', 'work', 'sprudence'];
-const LETTERS = ['', 'al', 'an', 'ic', 'ist', 'ous', 'ar', 'ine', 'ite', 'ism', 'ery', 'ive', 'ent', 'ate', 'ure'];
-export const WORDS = STEMS.flatMap((s) => ENDINGS.flatMap((e) => LETTERS.slice(0, 2).map((l) => `${s}${e}${l}`)));
+/**
+ * Two forms of each stem and ending that English stemming keeps apart (Porter strips "-al", which made 28 pairs of the
+ * vocabulary one search word and doubled what a search found), so each word is its own search.
+ */
+export const WORDS = STEMS.flatMap((s) => ENDINGS.flatMap((e) => ['', 'an'].map((l) => `${s}${e}${l}`)));
 
-/** Course i: a tenth drafts (i % 10 = 0), a twentieth private (i % 20 = 5), a third free. */
-const course = (i: number, at: number) => {
+/** The seeded lecturers' names: each course names one of them. */
+const LECTURERS = ['Ada Lovelace', 'Grace Hopper', 'Emmy Noether', 'Alan Turing', 'Marie Curie', 'Carl Gauss'];
+/** What a course's subtitle and description speak of besides its vocabulary words (never searched by the benches). */
+const TOPICS = [
+  'practice',
+  'theory',
+  'history',
+  'method',
+  'craft',
+  'studio',
+  'fieldwork',
+  'review',
+  'project',
+  'drill',
+];
+const word = (n: number) => WORDS[n % WORDS.length] ?? '';
+const topic = (n: number) => TOPICS[n % TOPICS.length] ?? '';
+
+/**
+ * Course i: a tenth drafts (i % 10 = 0), a twentieth private (i % 20 = 5), a third free. It carries vocabulary words
+ * as a course carries its subject, two in its title and one in its description (of a believable length), so a search
+ * for a word finds about 1.5 % of the courses, ranked by where the word is; "course" is in every title.
+ */
+const course = (i: number, at: number, lecturerIds: string[], coverIds: string[]) => {
   const created = new Date(at + i * 1000).toISOString();
   return {
     id: newId('crs', at + i * 1000),
-    title: `Course ${i}: ${WORDS[(i * 7) % WORDS.length]} and ${WORDS[(i * 13 + 5) % WORDS.length]}`,
+    title: `Course ${i}: ${word(i * 7)} and ${word(i * 13 + 5)}`,
     slug: `course-${i}`,
-    subtitle: 'Learn it properly',
-    description: 'A course with a description of a believable length, long enough to look like a real one.',
+    subtitle: `Learn the ${topic(i)} properly`,
+    description:
+      `A course on ${word(i * 19 + 3)} and its ${topic(i * 3 + 1)}, with exercises, worked examples and a final ` +
+      `${topic(i * 7 + 2)} of your own. Each week has a short reading, a video and a task that a lecturer marks.`,
     cover_url: null,
-    lecturer_ids: '[]',
+    // Odd courses show an uploaded picture, even ones their generated cover: a catalog page has both.
+    cover_asset_id: coverIds.length && i % 2 === 1 ? (coverIds[i % coverIds.length] ?? null) : null,
+    lecturer_ids: JSON.stringify([lecturerIds[i % lecturerIds.length]]),
     price_amount: i % 3 === 0 ? null : 1900 + (i % 50) * 100,
     price_currency: i % 3 === 0 ? null : 'EUR',
     status: i % 10 === 0 ? ('draft' as const) : ('published' as const),
@@ -39,7 +69,7 @@ const course = (i: number, at: number) => {
 };
 
 /** Inserts `count` rows made by `make`, BATCH rows to a statement, all in one transaction. */
-async function bulkInsert<T extends 'courses' | 'users' | 'enrollments'>(
+async function bulkInsert<T extends 'lecturers' | 'assets' | 'image_variants' | 'courses' | 'users' | 'enrollments'>(
   db: Db,
   table: T,
   count: number,
@@ -60,8 +90,63 @@ function scryptHash(password: string, n: number) {
   return ['scrypt', n, 8, 1, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
+/** The widths and formats the variants job makes of a 1600 × 900 photograph (areas/storage/image-variants.ts). */
+const VARIANT_WIDTHS = [160, 320, 640, 960, 1280, 1600];
+const VARIANT_FORMATS = [
+  ['avif', 'avif'],
+  ['webp', 'webp'],
+  ['jpeg', 'jpg'],
+] as const;
+/** A 16 px placeholder of the length the job records (~120 characters). */
+const PLACEHOLDER = `data:image/webp;base64,${'UklGRlYAAABXRUJQVlA4IEoAAADQAQCdASoQAAkAAUAmJaQAA3AA/v02aAA'.padEnd(100, 'A')}`;
+
 /**
- * Writes straight into the database: `courses` courses (see `course`), a staff account, `enrollments` enrollments of
+ * Uploaded cover pictures as the storage area records them once their variants are made: the page reads only these
+ * rows (its <picture> names the variants' addresses), so no bytes are stored.
+ */
+async function seedCovers(db: Db, ids: string[], stamp: string) {
+  if (!ids.length) return;
+  await bulkInsert(db, 'assets', ids.length, (i) => ({
+    id: ids[i] ?? '',
+    purpose: 'image' as const,
+    filename: `cover-${i}.jpg`,
+    content_type: 'image/jpeg',
+    byte_size: 250_000,
+    sha256: null,
+    expected_sha256: null,
+    status: 'ready' as const,
+    failure_reason: null,
+    storage_key: `assets/${ids[i]}/original`,
+    created_by: null,
+    created_at: stamp,
+    updated_at: stamp,
+    width: 1600,
+    height: 900,
+    placeholder: PLACEHOLDER,
+    variants: 'made' as const,
+  }));
+  const perImage = VARIANT_WIDTHS.length * VARIANT_FORMATS.length;
+  await bulkInsert(db, 'image_variants', ids.length * perImage, (n) => {
+    const id = ids[Math.floor(n / perImage)] ?? '';
+    const width = VARIANT_WIDTHS[n % VARIANT_WIDTHS.length] ?? 160;
+    const [format, extension] = VARIANT_FORMATS[Math.floor((n % perImage) / VARIANT_WIDTHS.length)] ?? ['jpeg', 'jpg'];
+    const name = `${width}-${(n % 0xffffff).toString(16).padStart(12, '0')}.${extension}`;
+    return {
+      asset_id: id,
+      name,
+      format,
+      width,
+      height: Math.round((width * 9) / 16),
+      byte_size: width * 20,
+      storage_key: `assets/${id}/variants/${name}`,
+      created_at: stamp,
+    };
+  });
+}
+
+/**
+ * Writes straight into the database (the search index follows by its triggers): six lecturers, `courses` courses (see
+ * `course`), a staff account, `enrollments` enrollments of
  * students (ENROLLMENTS_PER_STUDENT each; the first student, `student`, is enrolled in published, private and draft
  * courses), and `quick`, an account whose stored password hash is scrypt at N=16 instead of the school's 16384 (the
  * school verifies with the N stored in the hash), to measure a sign-in without the cost of the hash.
@@ -70,9 +155,25 @@ export async function seedSchool(databaseUrl: string, sizes: SeedSizes) {
   const database = connectDatabase(loadConfig({ DATABASE_URL: databaseUrl }).database);
   const { db } = database;
   const at = Date.now() - sizes.courses * 1000;
+  const stamp = new Date(at).toISOString();
+  const lecturerIds = LECTURERS.map(() => newId('lec'));
+  await bulkInsert(db, 'lecturers', LECTURERS.length, (i) => ({
+    id: lecturerIds[i] ?? '',
+    name: LECTURERS[i] ?? '',
+    title: 'Lecturer',
+    bio: '',
+    avatar_url: null,
+    email: null,
+    user_id: null,
+    status: 'active' as const,
+    created_at: stamp,
+    updated_at: stamp,
+  }));
+  const coverIds = Array.from({ length: sizes.covers ?? 0 }, () => newId('ast'));
+  await seedCovers(db, coverIds, stamp);
   const courseIds: string[] = [];
   await bulkInsert(db, 'courses', sizes.courses, (i) => {
-    const row = course(i, at);
+    const row = course(i, at, lecturerIds, coverIds);
     courseIds.push(row.id);
     return row;
   });
@@ -118,6 +219,8 @@ export async function seedSchool(databaseUrl: string, sizes: SeedSizes) {
       progress_percent: 0,
     };
   });
+  // The planner's statistics and the visibility map, as autovacuum makes them within a minute of such a load.
+  if (database.engine === 'postgres') await sql`vacuum analyze`.execute(db);
   await database.close();
   const account = (row: { email: string }) => ({ email: row.email, password });
   return {

@@ -18,8 +18,10 @@ import { catalogStore } from './discovery/catalog-store.ts';
 import { discoveryDocuments } from './discovery/documents.ts';
 import { registerOpenApi } from './discovery/openapi.ts';
 import { registerDiscoveryRoutes } from './discovery/routes.ts';
+import { draining } from './health/draining.ts';
 import { type SchoolMetrics, schoolMetrics, watchSchool } from './health/metrics.ts';
 import { registerHealthRoutes, registerMetricsRoute } from './health/routes.ts';
+import type { Tracing } from './health/tracing.ts';
 import { installCompression } from './http/compression.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/error-handler.ts';
 import { requireRouteDeclarations } from './http/guard.ts';
@@ -48,6 +50,7 @@ import { connectedAppsService } from './oauth/connected-apps.ts';
 import { keySetReader } from './oauth/keys.ts';
 import { createProvider } from './oauth/provider.ts';
 import { memoryShortLivedStore, redisShortLivedStore } from './oauth/short-lived-store.ts';
+import { signingKeyKeeper } from './oauth/signing-key-keeper.ts';
 import { registerOAuthSurface } from './oauth/surface.ts';
 import { tokenCache } from './oauth/token-cache.ts';
 import { operationCaller } from './operations/operation-calls.ts';
@@ -66,6 +69,8 @@ import { registerAssetRoutes } from './web/shared/assets.ts';
 import { renderErrorPage } from './web/shared/error-page.ts';
 import { registerFaviconRoutes } from './web/shared/favicon.ts';
 import { pageRenderer, pageWriter, requestPageContext } from './web/shared/page-context.ts';
+import { pictureSource } from './web/shared/pictures.ts';
+import { shareImages } from './web/shared/share-images.ts';
 import { sharedPages, WEB_CACHE } from './web/shared/shared-pages.ts';
 import { defaultLinksCache, defaultLinksOf } from './web/shared/site-links.ts';
 import { registerThemeRoute, siteLook } from './web/shared/theme.ts';
@@ -99,6 +104,8 @@ export type AppDeps = {
   requestWrites: RequestWrites;
   /** The figures /metrics shows; the database was connected with its query timer. Made here when absent. */
   metrics?: SchoolMetrics;
+  /** OpenTelemetry traces, when an OTLP endpoint is configured (health/tracing.ts). */
+  tracing?: Tracing;
 };
 
 /** The composition root of the HTTP application: every service is built here from its dependencies. */
@@ -135,9 +142,13 @@ export async function buildApp(deps: AppDeps) {
   const routes = requireRouteDeclarations(app);
   await installCompression(app);
   await registerOpenApi(app, { baseUrl: config.BASE_URL, clock });
+  const stopping = draining();
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (stopping.on) reply.header('connection', 'close');
   });
+  // Before any other hook logs: every line of a traced request carries its trace and span ids.
+  deps.tracing?.install(app);
   // At debug level a request is also logged as it arrives: a request that never completes is then visible.
   app.addHook('onRequest', async (request) => {
     request.log.debug({ req: request }, 'request received');
@@ -229,18 +240,28 @@ export async function buildApp(deps: AppDeps) {
       ? memoryShortLivedStore({ now: () => clock.now().getTime() })
       : undefined;
   if (shortLived) app.addHook('onClose', () => shortLived.close());
-  const provider = createProvider({
-    shortLived,
-    config,
+  const signingKeys = signingKeyKeeper({
     db,
     clock,
-    users,
-    signingKeys: deps.signingKeys,
-    cookieKeys: deps.oidcCookieKeys,
-    logError: (error, context) => app.log.error({ err: error }, context),
-    logUnavailable: (fields, context) => app.log.warn(fields, context),
-    onRevoke: () => deps.invalidations.publish('tokens'),
+    keys: deps.signingKeys,
+    rotateEveryDays: config.SIGNING_KEY_ROTATE_DAYS,
+    log: (message, fields) => app.log.info(fields, message),
+    make: (keys) =>
+      createProvider({
+        shortLived,
+        config,
+        db,
+        clock,
+        users,
+        signingKeys: keys,
+        cookieKeys: deps.oidcCookieKeys,
+        logError: (error, context) => app.log.error({ err: error }, context),
+        logUnavailable: (fields, context) => app.log.warn(fields, context),
+        onRevoke: () => deps.invalidations.publish('tokens'),
+      }),
   });
+  app.addHook('onClose', async () => signingKeys.stop());
+  const provider = signingKeys.provider;
   const connectedApps = connectedAppsService({ db, onRevoke: () => deps.invalidations.publish('tokens') });
 
   const responses = responseCache({
@@ -289,7 +310,8 @@ export async function buildApp(deps: AppDeps) {
     ttlMs: config.DOCS_CACHE_SECONDS * 1000,
     now: () => clock.now().getTime(),
   });
-  const look = siteLook(areas.appearance, defaultLinks.get);
+  // The pages' language is the school's locale (<html lang>), read with the school's name.
+  const look = siteLook(areas.appearance, defaultLinks.get, async () => (await school.get(db))?.locale);
   const write = pageWriter({ schoolName, look });
   const render = pageRenderer({ write });
   const pageContext = requestPageContext({ schoolName, look, sessions, cookie: cookie_ });
@@ -297,9 +319,11 @@ export async function buildApp(deps: AppDeps) {
     areas,
     baseUrl: config.BASE_URL,
     pages: sharedPages({ write, cache: responses }),
+    pictures: pictureSource({ images: areas.storage.images, assetOf: media.assetOf }),
+    share: shareImages({ areas, schoolName, baseUrl: config.BASE_URL, assetOf: media.assetOf }),
   };
 
-  registerHealthRoutes(app, { database, redis: deps.redis });
+  registerHealthRoutes(app, { database, redis: deps.redis, stopping });
   registerMetricsRoute(app, { metrics, token: config.METRICS_TOKEN });
   await registerOAuthSurface(app, {
     provider,
@@ -398,6 +422,7 @@ export async function buildApp(deps: AppDeps) {
       users,
       school,
       provider,
+      signingKeys,
       verifyAccessToken,
       connectedApps,
       areas,
@@ -413,6 +438,7 @@ export async function buildApp(deps: AppDeps) {
     },
     routes,
     auditedRoutes,
+    stopping,
   };
 }
 

@@ -176,10 +176,24 @@ export const ConfigSchema = Type.Object(
       description:
         'Whether an instance applies pending migrations when it starts. `false` for rolling upgrades: migrations are their own step (`npm run migrate`), and until they have run `/readyz` answers 503.',
     }),
+    STOP_DRAIN_SECONDS: Type.Integer({
+      minimum: 0,
+      maximum: 120,
+      default: 0,
+      description:
+        'Seconds an instance keeps serving after SIGTERM while `/readyz` answers 503 and each response closes its connection, so a load balancer takes it out of rotation before it stops accepting. Behind one with health checks, about twice their interval (Caddy `health_interval 1s`: 2); alone, 0.',
+    }),
+    SIGNING_KEY_ROTATE_DAYS: Type.Integer({
+      minimum: 0,
+      maximum: 3650,
+      default: 90,
+      description:
+        'Days an ID-token signing key signs before the school rotates it by itself (a new key published a quarter of an hour before it signs; every instance moves onto it within a minute). 0: only `npm run rotate-keys` rotates.',
+    }),
     BACKUP_DIR: Type.String({
       default: '',
       description:
-        'A folder for scheduled backups (`npm run backup` on a schedule, as a durable job): each in a folder named by its time. Empty: no scheduled backups.',
+        "Where scheduled backups go (`npm run backup` on a schedule, as a durable job): a folder, or `s3://bucket/prefix` (reached with the school's S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY and S3_FORCE_PATH_STYLE; S3_BUCKET need not be set); each backup in a folder named by its time. Empty: no scheduled backups.",
     }),
     BACKUP_EVERY_HOURS: Type.Integer({
       minimum: 1,
@@ -191,13 +205,26 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       maximum: 1000,
       default: 7,
-      description: 'How many scheduled backups are kept in BACKUP_DIR; older ones are deleted after each new one.',
+      description:
+        'How many scheduled backups are kept in BACKUP_DIR (folder or bucket); older ones are deleted after each new one.',
     }),
     METRICS_TOKEN: Type.String({
       default: '',
       pattern: '^$|^[A-Za-z0-9._~+/=-]{24,200}$',
       description:
         'Turns on `/metrics` (the Prometheus text format) for scrapers sending `Authorization: Bearer <this token>`: at least 24 characters (e.g. `openssl rand -hex 32`). Empty: `/metrics` is not served.',
+    }),
+    OTEL_EXPORTER_OTLP_ENDPOINT: Type.String({
+      default: '',
+      pattern: '^(https?://[^?#\\s]+)?$',
+      description:
+        "Turns on OpenTelemetry traces: the OTLP/HTTP collector's base URL (`http://collector:4318`); spans go to its `/v1/traces`. The SDK's own variables apply too (OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER, …). Empty: no traces, and no part of OpenTelemetry is loaded.",
+    }),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: Type.String({
+      default: '',
+      pattern: '^(https?://[^?#\\s]+)?$',
+      description:
+        'The full URL spans are sent to (`http://collector:4318/v1/traces`), used as given; takes the place of OTEL_EXPORTER_OTLP_ENDPOINT for traces, and turns them on by itself.',
     }),
     DOCS_CACHE_SECONDS: Type.Integer({
       minimum: 0,
@@ -360,6 +387,23 @@ function allowedValues(schema: TSchema): string {
 /** The http origin of a listening address (IPv6 hosts in brackets). */
 export const listenOrigin = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+/**
+ * A backup place given as `s3://bucket/prefix` (BACKUP_DIR, `npm run backup`): its bucket and its key prefix without
+ * slashes at the ends, or undefined for a folder. A malformed one throws (saying what is expected) rather than being
+ * taken for a folder named `s3:`.
+ */
+export function s3BackupUrl(text: string): { bucket: string; prefix: string } | undefined {
+  if (!/^s3:/i.test(text)) return undefined;
+  const found = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(text);
+  const prefix = (found?.[2] ?? '').replace(/\/+$/, '');
+  const odd = (part: string) => part === '' || part === '.' || part === '..';
+  if (!found || (prefix !== '' && prefix.split('/').some(odd)))
+    throw new ConfigError(
+      'expected s3://bucket/prefix: a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens, then a prefix of folder names (no empty, . or .. ones).',
+    );
+  return { bucket: found[1] as string, prefix };
+}
+
 /** Reads settings from an environment object; throws one ConfigError line naming the first bad variable. */
 /**
  * A setting read from the file `<KEY>_FILE` names, as container secrets are mounted (Docker's and Kubernetes'
@@ -454,7 +498,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
           : input.TRUST_PROXY,
     OAUTH_ALLOW_LOCALHOST_REDIRECTS: input.OAUTH_ALLOW_LOCALHOST_REDIRECTS === 'true',
     database,
-    BACKUP_DIR: input.BACKUP_DIR ? resolve(cwd, input.BACKUP_DIR) : '',
+    BACKUP_DIR: backupDir(input.BACKUP_DIR, cwd),
     STORAGE_DIR: input.STORAGE_DIR
       ? resolve(cwd, input.STORAGE_DIR)
       : database.engine === 'sqlite' && database.path !== ':memory:'
@@ -463,6 +507,16 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     S3_FORCE_PATH_STYLE: input.S3_FORCE_PATH_STYLE === 'true',
     PAYMENTS_TEST_ALLOW_HTTPS: input.PAYMENTS_TEST_ALLOW_HTTPS === 'true',
   };
+}
+
+/** BACKUP_DIR as the schedule uses it: an `s3://` address as given, a folder made absolute. */
+function backupDir(value: string, cwd: string): string {
+  if (!value) return '';
+  try {
+    return s3BackupUrl(value) ? value : resolve(cwd, value);
+  } catch (error) {
+    throw new ConfigError(`Invalid BACKUP_DIR=${JSON.stringify(value)}: ${(error as Error).message}`);
+  }
 }
 
 /** The configuration table of docs/operations.md, in Markdown. */

@@ -22,6 +22,10 @@ let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
+  if (config.STOP_DRAIN_SECONDS > 0) {
+    server.app.log.info({ signal, seconds: config.STOP_DRAIN_SECONDS }, 'stopping: draining (readiness off)');
+    await server.drain(config.STOP_DRAIN_SECONDS * 1000);
+  }
   server.app.log.info({ signal }, 'stopping: finishing in-flight requests');
   const force = setTimeout(() => {
     server.app.log.error('in-flight requests did not finish within 10s; exiting');

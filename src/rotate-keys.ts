@@ -4,9 +4,9 @@ import { KEY_TIMES, rotateSigningKeys } from './oauth/keys.ts';
 import { systemClock } from './time/clock.ts';
 
 /**
- * `npm run rotate-keys`: one step of the ID-token signing key's rotation (oauth/keys.ts), meant for a daily timer on
- * one machine; `-- --now` begins a rotation before the key is due (a key thought exposed). After a step that made a
- * new key the signing key, restart the instances one by one so they sign with it.
+ * `npm run rotate-keys`: one step of the ID-token signing key's rotation (oauth/keys.ts), which the instances also take
+ * by themselves when SIGNING_KEY_ROTATE_DAYS is set (the default); `-- --now` begins a rotation before the key is due
+ * (a key thought exposed). Every instance signs with a newly promoted key within a minute.
  */
 const config = commandConfig();
 const database = connectDatabase(config.database, { poolSize: 1 });
@@ -19,7 +19,7 @@ try {
       said = `published a new signing key ${step.kid}; it can sign from ${step.signsFrom} (run this again then: clients caching the key set get ${minutes} minutes to see it first)`;
       break;
     case 'promoted':
-      said = `key ${step.kid} now signs; restart the instances one by one so they use it (the old key stays published for a day)`;
+      said = `key ${step.kid} now signs; every instance moves onto it within a minute (the old key stays published for a day)`;
       break;
     case 'waiting':
       said = `the new key ${step.kid} is published; it can sign from ${step.until}`;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
 import { scheduleBackups } from './backup/schedule.ts';
@@ -8,6 +9,7 @@ import { migrationProvider } from './db/migrations/index.ts';
 import { connectRedis, type RedisLog, whenReady } from './db/redis.ts';
 import { requestWrites } from './db/request-writes.ts';
 import { schoolMetrics } from './health/metrics.ts';
+import { startTracing } from './health/tracing.ts';
 import { startOauthHousekeeping } from './oauth/housekeeping.ts';
 import { loadSigningKeys } from './oauth/keys.ts';
 import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter } from './security/rate-limiter.ts';
@@ -24,6 +26,11 @@ export type RunningServer = {
   /** The write routes whose writes carry an audit row. */
   auditedRoutes: Awaited<ReturnType<typeof buildApp>>['auditedRoutes'];
   database: Database;
+  /**
+   * The first step of a graceful stop: for `ms`, keeps serving while /readyz answers 503 and every response closes its
+   * connection, so the load balancer stops sending requests here before `close` stops accepting them.
+   */
+  drain(ms: number): Promise<void>;
   /** Stops accepting, lets in-flight requests finish, then closes the database and Redis. */
   close(): Promise<void>;
 };
@@ -31,6 +38,8 @@ export type RunningServer = {
 /** config -> database (migrated) -> secrets -> app -> listen; logs the one-time setup link while the school has no owner. */
 /** How often an instance on a schema behind its code looks whether the migrations ran. */
 const SCHEMA_POLL_MS = 5_000;
+/** How long a stopping instance waits for the job under way before handing it back to the queue. */
+const JOB_STOP_GRACE_MS = 5_000;
 
 const migrationCount = async () => Object.keys(await migrationProvider.getMigrations()).length;
 
@@ -45,10 +54,18 @@ export async function startServer(
   // before that, a failure stops the start anyway.
   let log: FastifyBaseLogger | undefined;
   const metrics = schoolMetrics();
+  const tracing = await startTracing(config, {
+    engine: config.database.engine,
+    version: LYCEUM_VERSION,
+    log: (level, message, fields) => log?.[level](fields, message),
+  });
   const database = connectDatabase(config.database, {
     poolSize: config.DATABASE_POOL_SIZE,
     requestWrites: writes,
-    onQuery: metrics.query,
+    onQuery: (seconds, query) => {
+      metrics.query(seconds);
+      tracing?.query(seconds, query);
+    },
     onConnectionError: (error) =>
       log?.warn(
         { err: { message: error.message, code: (error as { code?: string }).code } },
@@ -83,7 +100,7 @@ export async function startServer(
   const cookieKey = await loadOrCreateSecret(database.db, clock, 'cookie_key', () => randomToken(32));
   const oidcCookieKey = await loadOrCreateSecret(database.db, clock, 'oidc_cookie_key', () => randomToken(32));
   const signingKeys = await loadSigningKeys(database.db, clock);
-  const { app, services, routes, auditedRoutes } = await buildApp({
+  const { app, services, routes, auditedRoutes, stopping } = await buildApp({
     config,
     database,
     requestWrites: writes,
@@ -96,6 +113,7 @@ export async function startServer(
     signingKeys,
     logStream: options.logStream,
     metrics,
+    tracing,
   });
   log = app.log;
   const housekeeping = startOauthHousekeeping({
@@ -112,6 +130,8 @@ export async function startServer(
     await backups?.start();
     // Scheduled posts queue a job due at their time; this catches any that fell due before the jobs existed.
     await services.areas.posts.publishDue();
+    // Images uploaded before variants were made get theirs now, once, in the background.
+    await services.areas.storage.queueMissingVariants();
     services.jobs.start(config.JOBS_POLL_MS);
   };
   let waiting: NodeJS.Timeout | undefined;
@@ -134,11 +154,13 @@ export async function startServer(
   app.addHook('onClose', async () => {
     clearInterval(waiting);
     housekeeping.stop();
-    await services.jobs.stop();
+    // Within the 10 s a stop is given (main.ts), after the requests in flight: a job still running is handed back.
+    await services.jobs.stop({ graceMs: JOB_STOP_GRACE_MS });
     await limiter.close();
     await bus.close();
     await redis?.quit().catch(() => redis.disconnect());
     await database.close();
+    await tracing?.close();
   });
   if (redis && !(await whenReady(redis, 3_000))) {
     app.log.warn(
@@ -182,6 +204,10 @@ export async function startServer(
     routes,
     auditedRoutes,
     database,
+    drain: async (ms) => {
+      stopping.begin();
+      if (ms > 0) await sleep(ms);
+    },
     close: () => app.close(),
   };
 }

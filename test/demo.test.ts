@@ -7,7 +7,13 @@ import { type Engine, engines, freshDatabaseUrl } from './support/databases.ts';
 import { freePort, startTestServer } from './support/server.ts';
 import { completeSetup, OWNER, WebClient } from './support/web-client.ts';
 
-type Course = { id: string; title: string; status: string; price: { amount: number; currency: string } | null };
+type Course = {
+  id: string;
+  title: string;
+  status: string;
+  price: { amount: number; currency: string } | null;
+  cover_url: string | null;
+};
 type Credential = { role: string; email: string; password: string };
 
 /** Runs the real `npm run demo` program (node src/demo/main.ts) against a database. */
@@ -163,6 +169,28 @@ for (const engine of engines) {
       assert.ok(catalog.every((c) => c.status === 'published'));
       assert.ok(catalog.some((c) => c.price === null) && catalog.some((c) => c.price?.currency === 'EUR'));
       assert.ok(!catalog.some((c) => c.title === 'Accessible Web Design'), 'drafts stay hidden');
+      assert.ok(
+        catalog.every((c) => c.cover_url?.startsWith(`${server.url}/media/ast_`)),
+        'every course has its uploaded cover',
+      );
+      // The demo's own media: the welcome video plays (a range, as a player seeks), with its captions and poster.
+      const welcome = await server.database.db
+        .selectFrom('lessons')
+        .select('id')
+        .where('title', '=', 'Welcome and what you need')
+        .executeTakeFirstOrThrow();
+      const seen = (await apiClient(server.url).get(`/api/v1/lessons/${welcome.id}`)).body as {
+        asset_url: string;
+        poster_url: string;
+        captions: { language: string; url: string }[];
+      };
+      const part = await fetch(seen.asset_url, { headers: { range: 'bytes=0-99' } });
+      assert.equal(part.status, 206);
+      assert.equal(part.headers.get('content-type'), 'video/mp4');
+      const captions = await fetch(seen.captions[0]?.url ?? '');
+      assert.equal(captions.headers.get('content-type'), 'text/vtt');
+      assert.match(await captions.text(), /^WEBVTT\n\n1\n00:00\.300 --> /);
+      assert.equal((await fetch(seen.poster_url)).headers.get('content-type'), 'image/jpeg');
 
       const db = server.database.db;
       const sections = await db.selectFrom('sections').select(['id', 'course_id']).execute();
@@ -235,7 +263,11 @@ for (const engine of engines) {
       // publishing asks of its type, a completed course has its certificate, and the scheduled post its job.
       const published = await db.selectFrom('lessons').selectAll().where('status', '=', 'published').execute();
       const unready = published.filter((l) =>
-        l.type === 'text' ? !l.body.trim() : l.type === 'quiz' ? !l.quiz : l.type !== 'embed' && !l.asset_url,
+        l.type === 'text'
+          ? !l.body.trim()
+          : l.type === 'quiz'
+            ? !l.quiz
+            : l.type !== 'embed' && !l.asset_url && !l.asset_id,
       );
       assert.deepEqual(
         unready.map((l) => `${l.type}: ${l.title}`),

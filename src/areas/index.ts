@@ -220,7 +220,7 @@ export function buildAreas(
     storage,
     courses: { idsListingLecturer: courseRows.idsListingLecturer },
   });
-  const appearance = appearanceService({ ...deps, store: appearanceStore(), storage });
+  const appearance = appearanceService({ ...deps, store: appearanceStore(), storage, references: refs });
   const pages = pagesService({ ...deps, store: pagesStore() });
   const forms = formsService({ ...deps, store: formsStore(), mail: deps.mail, school, references: refs });
   const posts = postsService({
@@ -232,18 +232,6 @@ export function buildAreas(
   });
   const comments = commentsService({ ...deps, store: commentRows, posts, curriculum });
   const certificates = certificatesService({ ...deps, store: certificatesStore(), courses: courseFacts });
-  const account = accountService({
-    ...deps,
-    store: accountStore(),
-    sessions: deps.sessions,
-    connectedApps: deps.connectedApps,
-    mail: deps.mail,
-    verification: deps.verification,
-    tokens: userTokensStore(),
-    oauth: deps.oauth,
-    onAccessChange: deps.onAccessChange,
-    ...personalDataPorts(),
-  });
   const students = studentsService({
     ...deps,
     store: studentsStore(),
@@ -309,6 +297,19 @@ export function buildAreas(
     students,
     references: refs,
     school,
+  });
+  const account = accountService({
+    ...deps,
+    store: accountStore(),
+    sessions: deps.sessions,
+    connectedApps: deps.connectedApps,
+    mail: deps.mail,
+    verification: deps.verification,
+    tokens: userTokensStore(),
+    oauth: deps.oauth,
+    onAccessChange: deps.onAccessChange,
+    // After events: deleting an account gives its seats at upcoming events to the next in line.
+    ...personalDataPorts({ releaseEventSeats: events.releaseSeatsOf }),
   });
   const orders = ordersService({
     ...deps,

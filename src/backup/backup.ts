@@ -1,13 +1,15 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
-import { DatabaseSync, backup as sqliteBackup } from 'node:sqlite';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import { connectDatabase } from '../db/connect.ts';
 import type { Clock } from '../time/clock.ts';
-import { fileSum, MANIFEST, type Manifest } from './manifest.ts';
+import { BackupError } from './backup-error.ts';
+import type { Manifest } from './manifest.ts';
+import { STORED, storagePlace, withBackupPlace } from './open-place.ts';
+import { type BackupPlace, type BackupWrite, fileSource } from './place.ts';
 
 const run = promisify(execFile);
 
@@ -37,24 +39,41 @@ export async function pgTool(command: 'pg_dump' | 'pg_restore', url: string, arg
   }
 }
 
-/** Every file under a folder, as paths relative to it; files being written (`.partial/`) are left out. */
-async function filesUnder(root: string): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(root, join(e.parentPath, e.name)))
-    .filter((path) => !path.startsWith('.partial'));
+/** Runs `work` on every item, `width` at a time. */
+async function inTurns<T>(items: T[], width: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
 }
 
 /**
- * A consistent backup of a school while it serves, into an empty or new folder: the database through its engine's
- * own snapshot (SQLite's VACUUM INTO; pg_dump, one repeatable-read transaction), then the uploaded files (which
- * are written once and never changed, so a file the snapshot names is there), then manifest.json with every file's
- * SHA-256. The database holds the server's secrets, so sessions and tokens stay valid after a restore.
+ * A consistent backup of a school while it serves, into an empty or new folder or bucket prefix (`where`: a path, or
+ * `s3://bucket/prefix`): the database through its engine's own snapshot (SQLite's VACUUM INTO; pg_dump, one
+ * repeatable-read transaction), then the uploaded files (which are written once and never changed, so a file the
+ * snapshot names is there), from STORAGE_DIR or from the school's bucket alike, then manifest.json with every
+ * file's SHA-256, last. The database holds the server's secrets, so sessions and tokens stay valid after a restore.
  */
-export async function makeBackup(config: Config, folder: string, deps: { clock: Clock; version: string }) {
-  await mkdir(folder, { recursive: true });
-  if ((await readdir(folder)).length) throw new BackupError(`${folder} is not empty: give a new or empty folder.`);
+export async function makeBackup(
+  config: Config,
+  where: string | BackupPlace,
+  deps: { clock: Clock; version: string },
+): Promise<Manifest> {
+  return withBackupPlace(config, where, async (place) => {
+    const write = await place.write();
+    try {
+      const manifest = await backUp(config, write, deps);
+      await write.finish(`${JSON.stringify(manifest, null, 2)}\n`);
+      return manifest;
+    } catch (error) {
+      await write.abandon();
+      throw error;
+    }
+  });
+}
+
+async function backUp(config: Config, write: BackupWrite, deps: { clock: Clock; version: string }) {
   const database = connectDatabase(config.database, { poolSize: 1 });
   try {
     const migrations = (
@@ -65,17 +84,20 @@ export async function makeBackup(config: Config, folder: string, deps: { clock: 
     );
     let schema: string | null = null;
     let extensions: Manifest['extensions'] = [];
+    let snapshot: string;
     if (config.database.engine === 'sqlite') {
+      snapshot = join(write.scratch, 'database.sqlite');
       // VACUUM INTO copies the database as one read transaction sees it: a consistent snapshot that writers (in WAL
       // mode) do not wait for. The online backup API restarts whenever another connection writes, so under steady
       // writes it never ends.
       const source = new DatabaseSync(config.database.path, { readOnly: true, timeout: 5000 });
       try {
-        source.prepare('vacuum into ?').run(join(folder, 'database.sqlite'));
+        source.prepare('vacuum into ?').run(snapshot);
       } finally {
         source.close();
       }
     } else {
+      snapshot = join(write.scratch, 'database.pgdump');
       schema = (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s ?? 'public';
       // Extensions live outside the dumped schema (pg_trgm in public), yet its indexes name them.
       extensions = (
@@ -89,19 +111,50 @@ export async function makeBackup(config: Config, folder: string, deps: { clock: 
         '--no-owner',
         '--no-privileges',
         `--schema=${schema}`,
-        `--file=${join(folder, 'database.pgdump')}`,
+        `--file=${snapshot}`,
       ]);
     }
-    const storage: Manifest['storage'] = config.S3_BUCKET
-      ? { kind: 's3', bucket: config.S3_BUCKET }
-      : { kind: 'local' };
-    if (storage.kind === 'local')
-      for (const path of await filesUnder(config.STORAGE_DIR))
-        await cp(join(config.STORAGE_DIR, path), join(folder, 'files', path));
-    const files = await Promise.all(
-      (await filesUnder(folder)).sort().map(async (path) => ({ path, ...(await fileSum(join(folder, path))) })),
+    const files: Manifest['files'] = [];
+    const dbFile = snapshot.slice(write.scratch.length + 1);
+    files.push({ path: dbFile, ...(await write.put(dbFile, await fileSource(snapshot))) });
+
+    // Read after the snapshot: every file it names is among these (uploads are never deleted while it runs).
+    const uploads = new Map(
+      (
+        await database.db
+          .selectFrom('assets')
+          .select(['storage_key', 'content_type'])
+          .where('status', '=', 'ready')
+          .where('storage_key', 'is not', null)
+          .execute()
+      ).map((row) => [row.storage_key as string, row.content_type]),
     );
-    const manifest: Manifest = {
+    const copied = new Set<string>();
+    const stored = await storagePlace(config);
+    try {
+      // Every file the storage holds, listed after the snapshot too, so what the storage area makes of an upload
+      // (image variants) is copied along, and no list of the school's tables has to be kept here.
+      await inTurns((await stored.files()).sort(), 4, async (path) => {
+        const source = await stored.source(path);
+        if (!source) return;
+        const key = `${STORED}/${path}`;
+        copied.add(key);
+        const type = source.contentType ?? uploads.get(key);
+        files.push({
+          path: `files/${key}`,
+          ...(await write.put(`files/${key}`, source)),
+          ...(type ? { content_type: type } : {}),
+        });
+      });
+    } finally {
+      await stored.close();
+    }
+    const missing = [...uploads.keys()].filter((key) => !copied.has(key)).sort();
+    const storage: Manifest['storage'] = {
+      ...(config.S3_BUCKET ? { kind: 's3', bucket: config.S3_BUCKET } : { kind: 'local' }),
+      ...(missing.length ? { missing } : {}),
+    };
+    return {
       format: 1,
       lyceum: deps.version,
       made_at: deps.clock.now().toISOString(),
@@ -111,16 +164,9 @@ export async function makeBackup(config: Config, folder: string, deps: { clock: 
       migrations,
       secrets,
       storage,
-      files,
-    };
-    // Written whole, then named: a backup cut off before this point has no manifest and is never restored.
-    await writeFile(join(folder, `${MANIFEST}.partial`), `${JSON.stringify(manifest, null, 2)}\n`);
-    await rename(join(folder, `${MANIFEST}.partial`), join(folder, MANIFEST));
-    return manifest;
+      files: files.sort((a, b) => (a.path < b.path ? -1 : 1)),
+    } satisfies Manifest;
   } finally {
     await database.close();
   }
 }
-
-/** A backup or restore that cannot be made as asked; its message says why and what to do. */
-export class BackupError extends Error {}

@@ -1,17 +1,20 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { systemClock } from '../time/clock.ts';
 import { LYCEUM_VERSION } from '../version.ts';
-import { BackupError, makeBackup } from './backup.ts';
+import { makeBackup } from './backup.ts';
+import { BackupError } from './backup-error.ts';
 import { restoreBackup } from './restore.ts';
 
 /**
- * `npm run backup -- <folder>` and `npm run restore -- <folder>`, with the school's own settings (DATABASE_URL,
- * STORAGE_DIR…). Exit 2 when it cannot be done as asked (a folder not empty, a school not empty, a damaged backup),
- * saying why; 1 on any other failure.
+ * `npm run backup -- <folder or s3://bucket/prefix>` and `npm run restore -- <the same>`, with the school's own
+ * settings (DATABASE_URL, STORAGE_DIR, the S3_ ones…). Exit 2 when it cannot be done as asked (a folder or prefix not
+ * empty, a school not empty, a damaged backup), saying why; 1 on any other failure.
  */
 const [command, folder] = process.argv.slice(2);
 if ((command !== 'backup' && command !== 'restore') || !folder) {
-  process.stderr.write('usage: npm run backup -- <folder> | npm run restore -- <folder>\n');
+  process.stderr.write(
+    'usage: npm run backup -- <folder or s3://bucket/prefix> | npm run restore -- <folder or s3://bucket/prefix>\n',
+  );
   process.exit(2);
 }
 try {
@@ -23,6 +26,10 @@ try {
         made.files.filter((f) => f.path.startsWith('files/')).length
       } files into ${folder}\n`,
     );
+    if (made.storage.missing?.length)
+      process.stderr.write(
+        `lyceum: ${made.storage.missing.length} files the database names were not in the school's storage, so not backed up: ${made.storage.missing.join(', ')}\n`,
+      );
   } else {
     const restored = await restoreBackup(config, folder);
     process.stdout.write(`restored the backup made ${restored.made_at} by Lyceum ${restored.lyceum}\n`);

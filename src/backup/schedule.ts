@@ -1,13 +1,14 @@
-import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/tables.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import { type JobQueue, PermanentJobError } from '../jobs/queue.ts';
 import type { Clock } from '../time/clock.ts';
-import { BackupError, makeBackup } from './backup.ts';
-import { MANIFEST } from './manifest.ts';
+import { makeBackup } from './backup.ts';
+import { BackupError } from './backup-error.ts';
+import { withBackupPlace } from './open-place.ts';
 
 const KIND = 'backup.scheduled';
+/** Tries of one scheduled backup before it counts as failed (and the next is queued all the same). */
+const ATTEMPTS = 5;
 /** A scheduled backup's folder: the time it was due, as a name every file system takes (2026-11-27T03-00-00Z). */
 const FOLDER = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$/;
 const folderOf = (due: Date) =>
@@ -18,36 +19,46 @@ const folderOf = (due: Date) =>
 
 /**
  * Scheduled backups (BACKUP_DIR, BACKUP_EVERY_HOURS, BACKUP_KEEP) as a durable job: each run makes the backup due at
- * its time into a folder named by that time, deletes the oldest beyond BACKUP_KEEP, and queues the next. Instances
- * that both queued one (starting at the same moment) collapse to one chain: a run whose folder another run already
- * made stops there, without queueing a next.
+ * its time into a folder named by that time (in BACKUP_DIR's folder or under its bucket prefix alike), deletes the
+ * oldest beyond BACKUP_KEEP, and queues the next. Instances that both queued one (starting at the same moment)
+ * collapse to one chain: a run whose folder another run already made stops there, without queueing a next. A backup
+ * that fails its last try still queues the next, so one bad night does not end the schedule.
  */
 export function scheduleBackups(deps: { config: Config; db: Db; clock: Clock; jobs: JobQueue; version: string }) {
   const { config, db, clock, jobs } = deps;
   const every = config.BACKUP_EVERY_HOURS * 3_600_000;
-  jobs.handle(KIND, async (payload: { due: string }) => {
-    const due = new Date(payload.due);
-    const folder = join(config.BACKUP_DIR, folderOf(due));
-    // A run cut off before its manifest left a folder that is no backup: it is made again.
-    if (!(await stat(join(folder, MANIFEST)).catch(() => undefined)))
-      await rm(folder, { recursive: true, force: true });
-    try {
-      await makeBackup(config, folder, { clock, version: deps.version });
-    } catch (error) {
-      if (error instanceof BackupError && (await stat(join(folder, MANIFEST)).catch(() => undefined)))
-        return { skipped: 'made by another run' };
-      throw error;
-    }
-    const kept = (await readdir(config.BACKUP_DIR)).filter((name) => FOLDER.test(name)).sort();
-    const dropped = kept.slice(0, Math.max(0, kept.length - config.BACKUP_KEEP));
-    for (const name of dropped) await rm(join(config.BACKUP_DIR, name), { recursive: true, force: true });
-    await jobs.enqueue(
+  const queueAfter = (due: Date) =>
+    jobs.enqueue(
       db,
       KIND,
       { due: new Date(due.getTime() + every).toISOString() },
-      { runAt: new Date(due.getTime() + every) },
+      { runAt: new Date(due.getTime() + every), maxAttempts: ATTEMPTS },
     );
-    return { folder, dropped };
+  const backUp = (due: Date) =>
+    withBackupPlace(config, config.BACKUP_DIR, async (root) => {
+      const place = root.child(folderOf(due));
+      // A run cut off before its manifest left a folder (or objects under a prefix) that is no backup: made again.
+      if (!(await place.hasManifest())) await place.clear();
+      try {
+        await makeBackup(config, place, { clock, version: deps.version });
+      } catch (error) {
+        if (error instanceof BackupError && (await place.hasManifest())) return { skipped: 'made by another run' };
+        throw error;
+      }
+      const kept = (await root.children()).filter((name) => FOLDER.test(name)).sort();
+      const dropped = kept.slice(0, Math.max(0, kept.length - config.BACKUP_KEEP));
+      for (const name of dropped) await root.child(name).clear();
+      await queueAfter(due);
+      return { place: place.name, dropped };
+    });
+  jobs.handle(KIND, async (payload: { due: string }, context) => {
+    const due = new Date(payload.due);
+    try {
+      return await backUp(due);
+    } catch (error) {
+      if (error instanceof PermanentJobError || context.attempt >= ATTEMPTS) await queueAfter(due);
+      throw error;
+    }
   });
   return {
     /** Queues the first backup, one interval from now, unless one is queued or under way. */
@@ -60,7 +71,7 @@ export function scheduleBackups(deps: { config: Config; db: Db; clock: Clock; jo
         .executeTakeFirst();
       if (queued) return;
       const due = new Date(clock.now().getTime() + every);
-      await jobs.enqueue(db, KIND, { due: due.toISOString() }, { runAt: due });
+      await jobs.enqueue(db, KIND, { due: due.toISOString() }, { runAt: due, maxAttempts: ATTEMPTS });
     },
   };
 }

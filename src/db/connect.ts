@@ -34,8 +34,11 @@ export function connectDatabase(
     requestWrites?: Pick<RequestWrites, 'trail'>;
     /** Told of each PostgreSQL connection that failed or was ended by the server (already given up by the pool). */
     onConnectionError?: (error: Error) => void;
-    /** Told how long each query took, failed ones too (the metrics' query time). */
-    onQuery?: (seconds: number) => void;
+    /**
+     * Told how long each query took, failed ones too (the metrics' query time), with its statement as sent: placeholders,
+     * never the values (the traces' query spans).
+     */
+    onQuery?: (seconds: number, query: { sql: string; failed: boolean }) => void;
   } = {},
 ): Database {
   const pool =
@@ -48,7 +51,12 @@ export function connectDatabase(
   const onQuery = options.onQuery;
   const db = new Kysely<import('./tables.ts').Tables>({
     dialect,
-    ...(onQuery ? { log: (event) => onQuery(event.queryDurationMillis / 1000) } : {}),
+    ...(onQuery
+      ? {
+          log: (event) =>
+            onQuery(event.queryDurationMillis / 1000, { sql: event.query.sql, failed: event.level === 'error' }),
+        }
+      : {}),
   });
   const schema = async () => {
     const migrator = await migratorOf(db, database.engine);

@@ -176,6 +176,12 @@ export type CoursesTable = {
   status: 'draft' | 'published' | 'archived';
   visibility: 'public' | 'unlisted' | 'private';
   enrollment_open: Flag;
+  /** The course page's lists, JSON arrays of strings (optional in writes: absent is empty). */
+  outcomes?: string;
+  audience?: string;
+  requirements?: string;
+  /** A video shown in place of the cover on the course page. */
+  trailer_url?: string | null;
   published_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -210,7 +216,20 @@ export type LessonsTable = {
   status: 'draft' | 'published';
   /** JSON (curriculum/quiz.ts QuizInput) on quiz lessons, else null. */
   quiz: string | null;
+  /** JSON: the caption files, [{ asset_id, language, label }]; null for none (optional in writes). */
+  captions?: string | null;
+  /** The image a video shows before it plays (optional in writes: absent is null). */
+  poster_asset_id?: string | null;
   created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+/** Where a student stopped in a video or audio lesson, in whole seconds, to resume there. */
+export type PlaybackPositionsTable = {
+  user_id: string;
+  lesson_id: string;
+  position_s: number;
+  duration_s: number;
   updated_at: Timestamp;
 };
 
@@ -329,6 +348,10 @@ export type AppearanceTable = {
   /** JSON: the footer's links; [] keeps the default footer. */
   footer: string;
   custom_css: string;
+  /** A built-in theme's name (optional in writes: absent is the default). */
+  theme?: string;
+  /** JSON: the home page's hero and parts (optional in writes: absent is {}, the defaults). */
+  home?: string;
   updated_at: Timestamp;
 };
 
@@ -369,7 +392,7 @@ export type CertificatesTable = {
 
 export type AssetsTable = {
   id: string;
-  purpose: 'image' | 'video' | 'audio' | 'pdf' | 'download';
+  purpose: 'image' | 'video' | 'audio' | 'pdf' | 'download' | 'captions';
   filename: string;
   /** As declared while pending; once ready, the type sniffed from the bytes (what the file is served as). */
   content_type: string;
@@ -384,6 +407,26 @@ export type AssetsTable = {
   created_by: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** An image's size in pixels, turned upright; set with its variants (optional in writes, as the next three). */
+  width?: number | null;
+  height?: number | null;
+  /** An image's ~16 px blurred copy as a data: URI; null for images with transparency. */
+  placeholder?: string | null;
+  /** An image's variants: null until made, 'made', or 'unreadable' (its bytes could not be decoded). */
+  variants?: 'made' | 'unreadable' | null;
+};
+
+/** One variant of an uploaded image: a width in one format, under a name that is a hash of its bytes. */
+export type ImageVariantsTable = {
+  asset_id: string;
+  /** "640-3f9a1c2b7d4e.avif": the width, the first 12 hex digits of the bytes' SHA-256, the format's extension. */
+  name: string;
+  format: 'avif' | 'webp' | 'jpeg' | 'png';
+  width: number;
+  height: number;
+  byte_size: number;
+  storage_key: string;
+  created_at: Timestamp;
 };
 
 /** Money columns are integer minor units beside an ISO 4217 currency code, never a float. */
@@ -651,6 +694,7 @@ export type Tables = {
   counters: CountersTable;
   revenue_slots: RevenueSlotsTable;
   assets: AssetsTable;
+  image_variants: ImageVariantsTable;
   certificates: CertificatesTable;
   quiz_attempts: QuizAttemptsTable;
   outbox: OutboxTable;
@@ -663,6 +707,7 @@ export type Tables = {
   lessons: LessonsTable;
   enrollments: EnrollmentsTable;
   lesson_progress: LessonProgressTable;
+  playback_positions: PlaybackPositionsTable;
   pages: PagesTable;
   forms: FormsTable;
   form_submissions: FormSubmissionsTable;

@@ -34,7 +34,7 @@ export async function createSearchIndex(db: Kysely<unknown>, table: Searched): P
   const t = sql.table(table);
   const c = sql.ref(column);
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    const schema = await trigramSchema(db);
+    const schema = await extensionSchema(db, 'pg_trgm');
     await sql`create index ${sql.id(`${table}_${column}_trgm`)} on ${t} using gin (lower(${c}) ${sql.id(schema)}.gin_trgm_ops)`.execute(
       db,
     );
@@ -57,21 +57,23 @@ export async function createSearchIndex(db: Kysely<unknown>, table: Searched): P
 }
 
 /**
- * The schema holding pg_trgm, installing it into `public` if the database does not have it yet (it is a trusted
- * extension: the database owner may install it). Every school schema in the database shares that one copy.
+ * The schema holding the PostgreSQL extension `name` (pg_trgm, unaccent), installing it into `public` if the database
+ * does not have it yet (both are trusted extensions: the database owner may install them). Every school schema in the
+ * database shares that one copy.
  */
-async function trigramSchema(db: Kysely<unknown>): Promise<string> {
-  const find = () =>
-    sql<{
-      schema: string;
-    }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(
-      db,
-    );
-  let found = (await find()).rows[0];
-  if (!found) {
-    await sql`create extension if not exists pg_trgm schema public`.execute(db);
-    found = (await find()).rows[0];
-  }
-  if (!found) throw new Error('pg_trgm could not be installed');
-  return found.schema;
+export async function extensionSchema(db: Kysely<unknown>, name: string): Promise<string> {
+  const find = async () =>
+    (
+      await sql<{
+        schema: string;
+      }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = ${name}`.execute(
+        db,
+      )
+    ).rows[0]?.schema;
+  const found = await find();
+  if (found) return found;
+  await sql`create extension if not exists ${sql.id(name)} schema public`.execute(db);
+  const installed = await find();
+  if (!installed) throw new Error(`${name} could not be installed`);
+  return installed;
 }

@@ -101,7 +101,8 @@ export const DEMO_COURSES: readonly DemoCourse[] = [
       {
         title: 'Materials and first washes',
         lessons: [
-          ['Welcome and what you need', 'video', 6, true],
+          ['Welcome and what you need', 'video', 1, true],
+          ['A word before you start', 'audio', 1, true],
           ['Choosing paper, brushes and paints', 'text', undefined, true],
           ['Flat and graded washes', 'video', 14],
           ['Materials checklist', 'pdf'],

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { connectDatabase } from '../db/connect.ts';
+import { configuredBlobStore } from '../storage/configured-blob-store.ts';
 import { DemoRefused, type DemoResult, seedDemoSchool } from './seed.ts';
 
 /**
@@ -41,7 +42,11 @@ try {
 const database = connectDatabase(config.database, { poolSize: 2 });
 try {
   await database.migrate();
-  process.stdout.write(report(await seedDemoSchool(database.db, { config }), config.BASE_URL));
+  // The demo's files go where the school keeps uploads: its bucket when one is set, else STORAGE_DIR.
+  const say = (details: object, message: string) =>
+    process.stderr.write(`lyceum demo: ${message} ${JSON.stringify(details)}\n`);
+  const blobs = await configuredBlobStore(config, { warn: say, error: say });
+  process.stdout.write(report(await seedDemoSchool(database.db, { config, blobs }), config.BASE_URL));
 } catch (error) {
   process.exitCode = 1;
   if (error instanceof DemoRefused) process.stderr.write(`lyceum demo: ${error.message}\n`);

@@ -20,6 +20,8 @@ import { type Config, loadConfig } from '../config.ts';
 import type { Db, Executor } from '../db/tables.ts';
 import type { Principal } from '../http/principal.ts';
 import { usersStore } from '../identity/users-store.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import { localBlobStore } from '../storage/local-blob-store.ts';
 import { type Clock, systemClock } from '../time/clock.ts';
 import {
   DEMO_COMMENTS,
@@ -33,6 +35,7 @@ import {
   type DemoCourse,
   type DemoLesson,
 } from './content.ts';
+import { DEMO_MEDIA, demoMediaFacts, demoMediaFile } from './media.ts';
 import { createProduct } from './product.ts';
 import { type DemoClock, type DemoServices, demoClock, demoServices } from './services.ts';
 
@@ -111,8 +114,12 @@ type Seeding = { s: DemoServices; clock: DemoClock; now: number };
  * an API call. Everything is written in one transaction, so a failure leaves the school as it was and the demo can
  * simply be run again; it refuses (DemoRefused) when the school already has content, and then writes nothing.
  */
-export async function seedDemoSchool(db: Db, options: { clock?: Clock; config?: Config } = {}): Promise<DemoResult> {
+export async function seedDemoSchool(
+  db: Db,
+  options: { clock?: Clock; config?: Config; blobs?: BlobStore } = {},
+): Promise<DemoResult> {
   const config = options.config ?? loadConfig({});
+  const blobs = options.blobs ?? localBlobStore(config.STORAGE_DIR);
   const people = Object.fromEntries(
     (Object.keys(DEMO_PEOPLE) as Role[]).map((role) => {
       const person = DEMO_PEOPLE[role];
@@ -128,7 +135,7 @@ export async function seedDemoSchool(db: Db, options: { clock?: Clock; config?: 
     );
     const now = (options.clock ?? systemClock).now().getTime();
     const clock = demoClock(now);
-    const seeding: Seeding = { s: demoServices(trx, clock, config), clock, now };
+    const seeding: Seeding = { s: demoServices(trx, clock, config, blobs), clock, now };
     const owner = await ensureSchoolAndOwner(trx, seeding, people.owner);
     const school = await schoolStore().get(trx);
     if (!school) throw new Error('demo: the school was not made');
@@ -142,7 +149,10 @@ export async function seedDemoSchool(db: Db, options: { clock?: Clock; config?: 
     const lecturerIds = await createLecturers(seeding, staffId);
     const courses = new Map<string, DemoCourseIds>();
     for (const [index, course] of DEMO_COURSES.entries()) {
-      courses.set(course.title, await createCourse(seeding, index, course, lecturerIds, school.default_currency));
+      courses.set(
+        course.title,
+        await createCourse(seeding, staffId, index, course, lecturerIds, school.default_currency),
+      );
     }
     await enrollStudent(seeding, studentId, courses);
     await createPlanAndCoupon(seeding, school.default_currency);
@@ -252,13 +262,16 @@ async function signUp({ s, clock, now }: Seeding, daysAgo: number, account: Demo
   return user.id;
 }
 
-async function createLecturers({ s, clock, now }: Seeding, staffId: string) {
+async function createLecturers(seeding: Seeding, staffId: string) {
+  const { s, clock, now } = seeding;
   const ids: string[] = [];
   for (const [index, lecturer] of DEMO_LECTURERS.entries()) {
     clock.set(now - (150 - index) * DAY_MS + 2 * HOUR_MS);
     const isStaff = 'isStaff' in lecturer && lecturer.isStaff;
+    const portrait = await upload(seeding, staffId, 'image', DEMO_MEDIA.portraitFile(lecturer.name), 'image/jpeg');
     const created = await s.lecturers.create(
       valid(LecturerCreate, {
+        avatar_asset_id: portrait,
         name: lecturer.name,
         title: lecturer.title,
         bio: lecturer.bio,
@@ -273,12 +286,19 @@ async function createLecturers({ s, clock, now }: Seeding, staffId: string) {
   return ids;
 }
 
-function lessonBody(course: DemoCourse, [title, type, minutes]: DemoLesson): string {
+/** `seconds`: the length of the lesson's own file, when the demo ships one (the listed minutes are for the rest). */
+function lessonBody(course: DemoCourse, [title, type, minutes]: DemoLesson, seconds?: number): string {
+  const length =
+    seconds === undefined
+      ? `${minutes}-minute`
+      : seconds < 60
+        ? `${seconds}-second`
+        : `${Math.round(seconds / 60)}-minute`;
   switch (type) {
     case 'video':
     case 'audio':
       return (
-        `${title}: a ${minutes}-minute ${type === 'video' ? 'video' : 'recording'} from ${course.title}. ` +
+        `${title}: a ${length} ${type === 'video' ? 'video' : 'recording'} from ${course.title}. ` +
         'Pause whenever you like and try each step yourself before moving on.'
       );
     case 'pdf':
@@ -323,6 +343,73 @@ function demoQuiz(course: DemoCourse): QuizInput {
   };
 }
 
+/**
+ * One of the demo's own files (src/demo/media, made by scripts/demo-media.ts) uploaded as staff would: announced,
+ * then its bytes checked and stored by the storage area. Its id.
+ */
+async function upload(
+  { s }: Seeding,
+  staffId: string,
+  purpose: 'image' | 'video' | 'audio' | 'pdf' | 'captions',
+  file: string,
+  contentType: string,
+): Promise<string> {
+  const bytes = demoMediaFile(file);
+  const staff = signedIn(staffId, 'staff');
+  const asset = await s.storage.create(staff, {
+    purpose,
+    filename: file,
+    content_type: contentType,
+    byte_size: bytes.length,
+  });
+  await s.storage.upload(
+    asset.id,
+    (async function* () {
+      yield bytes;
+    })(),
+    bytes.length,
+  );
+  return asset.id;
+}
+
+/**
+ * The demo's own media for a lesson of Watercolour for Beginners: the welcome video (with its captions and poster),
+ * the spoken introduction and the materials checklist; nothing for any other lesson.
+ */
+async function lessonMedia(seeding: Seeding, staffId: string, [title]: DemoLesson) {
+  const facts = demoMediaFacts();
+  const { video, audio, pdf } = DEMO_MEDIA;
+  if (title === video.lesson) {
+    return {
+      asset_id: await upload(seeding, staffId, 'video', video.file, 'video/mp4'),
+      duration_s: facts.video_s,
+      poster_asset_id: await upload(seeding, staffId, 'image', video.poster, 'image/jpeg'),
+      captions: [
+        {
+          asset_id: await upload(seeding, staffId, 'captions', video.captions, 'text/vtt'),
+          language: 'en',
+          label: 'English',
+        },
+      ],
+    };
+  }
+  if (title === audio.lesson) {
+    return {
+      asset_id: await upload(seeding, staffId, 'audio', audio.file, 'audio/mpeg'),
+      duration_s: facts.audio_s,
+      captions: [
+        {
+          asset_id: await upload(seeding, staffId, 'captions', audio.captions, 'text/vtt'),
+          language: 'en',
+          label: 'English',
+        },
+      ],
+    };
+  }
+  if (title === pdf.lesson) return { asset_id: await upload(seeding, staffId, 'pdf', pdf.file, 'application/pdf') };
+  return undefined;
+}
+
 /** Where a lesson's file would be: the demo uploads none, and a published video, audio, PDF or download needs one. */
 function assetUrl(course: DemoCourse, [title, type]: DemoLesson): string | undefined {
   const extension = { video: 'mp4', audio: 'mp3', pdf: 'pdf', download: 'zip' } as const;
@@ -333,17 +420,21 @@ function assetUrl(course: DemoCourse, [title, type]: DemoLesson): string | undef
 type DemoCourseIds = { id: string; lessons: { id: string; type: DemoLesson[1]; dripDays: number }[] };
 
 async function createCourse(
-  { s, clock, now }: Seeding,
+  seeding: Seeding,
+  staffId: string,
   index: number,
   course: DemoCourse,
   lecturerIds: string[],
   currency: string,
 ): Promise<DemoCourseIds> {
+  const { s, clock, now } = seeding;
   // Spread over the last four months, so the catalog has a history; published a day after being created.
   const createdMs = now - (130 - index * 10) * DAY_MS;
   clock.set(createdMs);
+  const cover = await upload(seeding, staffId, 'image', DEMO_MEDIA.coverFile(course.title), 'image/jpeg');
   const { id } = await s.courses.create(
     valid(CourseCreate, {
+      cover_asset_id: cover,
       title: course.title,
       subtitle: course.subtitle,
       description: course.description,
@@ -364,15 +455,17 @@ async function createCourse(
     sectionIds.push(made.id);
     for (const lesson of section.lessons) {
       const [title, type, minutes, preview] = lesson;
-      const url = assetUrl(course, lesson);
+      const own = course.title === DEMO_MEDIA.course ? await lessonMedia(seeding, staffId, lesson) : undefined;
+      const url = own ? undefined : assetUrl(course, lesson);
       const created = await s.curriculum.createLesson(
         made.id,
         valid(LessonCreate, {
           title,
           type,
-          body: lessonBody(course, lesson),
+          body: lessonBody(course, lesson, own?.duration_s),
           ...(url ? { asset_url: url } : {}),
           ...(minutes === undefined ? {} : { duration_s: minutes * 60 }),
+          ...own,
           is_preview: Boolean(preview),
           ...(type === 'quiz' ? { quiz: demoQuiz(course) } : {}),
         }),
@@ -600,7 +693,8 @@ async function createPostsAndComments(
     made.push(comment.id);
   }
 
-  const lesson = courses.get('Watercolour for Beginners')?.lessons[2];
+  // "Flat and graded washes".
+  const lesson = courses.get('Watercolour for Beginners')?.lessons[3];
   if (!lesson) throw new Error('demo content: no lesson to comment on');
   clock.set(now - 2 * DAY_MS);
   const question = await s.comments.create(authors.student, {

@@ -16,7 +16,7 @@ import { accountMail } from '../mail/account-mail.ts';
 import { mailOutbox } from '../mail/outbox.ts';
 import { addressKeyer } from '../security/address-key.ts';
 import { memoryRateLimiter } from '../security/rate-limiter.ts';
-import { localBlobStore } from '../storage/local-blob-store.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 import { mediaUrls } from '../storage/media-urls.ts';
 import type { Clock } from '../time/clock.ts';
 
@@ -54,7 +54,7 @@ function boundTo(trx: Transaction<Tables>): Db {
  * the demo's transaction and clock: every demo object passes the same rules as an API call. No worker runs here; the jobs they queue (a post's publication, the mail) run once the school
  * is started. Nothing is sent either: without SMTP the outbox keeps the messages, as the school itself would.
  */
-export function demoServices(trx: Transaction<Tables>, clock: Clock, config: Config) {
+export function demoServices(trx: Transaction<Tables>, clock: Clock, config: Config, blobs: BlobStore) {
   const db = boundTo(trx);
   const jobs = jobQueue({ db, engine: config.database.engine, clock, log: () => {} });
   const deps = { db, clock, config, jobs };
@@ -86,7 +86,8 @@ export function demoServices(trx: Transaction<Tables>, clock: Clock, config: Con
     limits: config,
     mail,
   });
-  // The demo uploads no file, so no media URL is ever signed: a key of its own spares writing the school's secret.
+  // The addresses the storage area answers an upload with are not kept: a key of the demo's own spares reading the
+  // school's secret.
   const areas = buildAreas({
     ...deps,
     // The demo is no request: nothing it writes carries an audit row or an Idempotency-Key.
@@ -110,7 +111,7 @@ export function demoServices(trx: Transaction<Tables>, clock: Clock, config: Con
     onAccessChange: () => {},
     mail,
     verification: emailVerificationService({ db, clock, users, tokens: userTokensStore(), mail }),
-    blobs: localBlobStore(config.STORAGE_DIR),
+    blobs,
     mediaUrls: mediaUrls({
       baseUrl: config.BASE_URL,
       key: randomBytes(32).toString('base64url'),

@@ -82,13 +82,18 @@ const LIST_PAGE: Node = {
       nullable: true,
       description: 'Pass as starting_after to get the next page; null on the last page',
     },
+    total: { type: 'integer', description: 'With q= (courses): how many match' },
   },
 };
 
-/** A list page (`data`, `has_more`, `next_cursor`) as the shared ListPage with its own items. */
+/** A list page (`data`, `has_more`, `next_cursor`, `total`) as the shared ListPage with its own items. */
 function paged(node: Node, components: Components): Node {
   const properties = isNode(node.properties) ? node.properties : undefined;
-  if (node.type !== 'object' || !properties || Object.keys(properties).sort().join() !== 'data,has_more,next_cursor')
+  if (
+    node.type !== 'object' ||
+    !properties ||
+    Object.keys(properties).sort().join() !== 'data,has_more,next_cursor,total'
+  )
     return node;
   components.schemas.ListPage ??= LIST_PAGE;
   return {
@@ -248,6 +253,8 @@ function extractRepeated(document: Node, components: Components) {
     for (const [k, child] of Object.entries(value))
       count(child, k === 'items' ? `${here}Item` : STRUCTURAL.has(k) || /^\d+$/.test(k) ? here : k, k === 'properties');
   };
+  // The named components too: an update body's nested object that the area's object (a component) repeats.
+  for (const [name, schema] of Object.entries(components.schemas)) count(schema, name);
   count(document, 'Schema');
   const names = new Map<string, string>();
   for (const [shape, { count: uses, name }] of seen) {

@@ -46,11 +46,34 @@ export async function examine(config: Config, deps: { now: () => Date }): Promis
       'set TRUST_PROXY to the number of proxies in front (1 for one Caddy or nginx), so client addresses and rate limits are right',
     );
 
+  if (config.STOP_DRAIN_SECONDS === 0 && (config.TRUST_PROXY !== false || config.REDIS_URL))
+    note(
+      'STOP_DRAIN_SECONDS is 0: behind a load balancer, a restart may answer a few requests with 503; set it to twice the health-check interval (2 with Caddy health_interval 1s)',
+    );
+
   // Through the public address, as a visitor comes: the proxy, its certificate and the school behind it.
   try {
     const answer = await within(fetch(new URL('/readyz', config.BASE_URL)), config.BASE_URL);
-    if (answer.ok) ok(`the school answers at ${config.BASE_URL}/readyz`);
-    else
+    if (answer.ok) {
+      ok(`the school answers at ${config.BASE_URL}/readyz`);
+      // The authorization server writes its endpoints from the host and protocol the request arrived with (the
+      // proxy's forwarded headers, where it is trusted): the school's own address back means the proxy passes them
+      // and TRUST_PROXY is right.
+      const metadata = await within(
+        fetch(new URL('/.well-known/openid-configuration', config.BASE_URL)),
+        config.BASE_URL,
+      );
+      const endpoint = String(
+        ((await metadata.json().catch(() => ({}))) as { authorization_endpoint?: string }).authorization_endpoint ?? '',
+      );
+      if (endpoint.startsWith(`${config.BASE_URL}/`))
+        ok('the proxy passes the public address through: the school names itself right');
+      else
+        fix(
+          `through ${config.BASE_URL} the school names its sign-in ${endpoint || 'nowhere'}`,
+          'make the proxy send X-Forwarded-Proto and X-Forwarded-Host (Caddy does by itself; nginx: proxy_set_header) and set TRUST_PROXY to the number of proxies in front',
+        );
+    } else
       fix(
         `${config.BASE_URL}/readyz answers ${answer.status}`,
         String(((await answer.json().catch(() => ({}))) as { error_description?: string }).error_description ?? ''),

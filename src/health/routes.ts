@@ -5,6 +5,7 @@ import type { Database } from '../db/connect.ts';
 import { sendError } from '../http/error-handler.ts';
 import { ApiError } from '../http/errors.ts';
 import { sha256 } from '../security/tokens.ts';
+import type { Draining } from './draining.ts';
 import type { SchoolMetrics } from './metrics.ts';
 
 /** How long /readyz waits for each dependency's answer: a load balancer's check must not hang on a blackholed one. */
@@ -14,9 +15,12 @@ const CHECK_TIMEOUT_MS = 2_000;
  * `/healthz`: the process is alive (a restart would not help a school whose database is away, so this never looks at
  * the dependencies). `/readyz`: this instance can serve — its database answers, and Redis when one is configured
  * (the authorization server's flows need it); 503 naming what is unreachable otherwise, so a load balancer sends
- * traffic elsewhere until it is back.
+ * traffic elsewhere until it is back; 503 too while the instance is stopping (STOP_DRAIN_SECONDS).
  */
-export function registerHealthRoutes(app: FastifyInstance, deps: { database: Database; redis?: Redis }) {
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  deps: { database: Database; redis?: Redis; stopping: Draining },
+) {
   app.get('/healthz', { config: { public: true }, logLevel: 'warn' }, async () => ({ status: 'ok' }));
   /** Once the schema is found current it stays so: migrations only move forward. */
   let schemaCurrent = false;
@@ -27,6 +31,8 @@ export function registerHealthRoutes(app: FastifyInstance, deps: { database: Dat
     return pending;
   };
   app.get('/readyz', { config: { public: true }, logLevel: 'warn' }, async (request, reply) => {
+    if (deps.stopping.on)
+      return sendError(request, reply, new ApiError('service_unavailable', 'Not ready: this instance is stopping.'));
     const { redis } = deps;
     const [database, redisDown] = await Promise.all([
       deps.database.ping(CHECK_TIMEOUT_MS).then(

@@ -42,6 +42,8 @@ export const Page = <T extends TSchema>(item: T) =>
     data: Type.Array(item),
     has_more: Type.Boolean(),
     next_cursor: Type.Union([Type.String(), Type.Null()]),
+    /** How many items match in all, from the lists that count them (a course search); the others leave it out. */
+    total: Type.Optional(Type.Integer()),
   });
 
 export const ErrorResponse = Type.Object(

@@ -42,6 +42,15 @@ export function userTokensStore() {
         .execute();
     },
 
+    /**
+     * Deletes every link ever made for a person, used or not, and returns the addresses they were sent to (once per link) (the
+     * person's addresses over time, a change of address's new one included): part of deleting the account.
+     */
+    eraseAll: async (ex: Executor, userId: string) => {
+      const rows = await ex.deleteFrom('user_tokens').where('user_id', '=', userId).returning('email').execute();
+      return rows.map((row) => row.email);
+    },
+
     /** The address a live, unopened change-of-address link would move the person to (the newest such link). */
     pendingEmail: async (ex: Executor, userId: string, now: string) =>
       (

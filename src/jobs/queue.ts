@@ -108,6 +108,10 @@ export function jobQueue(deps: JobQueueDeps) {
   const at = (offsetMs = 0) => new Date(deps.clock.now().getTime() + offsetMs).toISOString();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
+  /** Set by `stop`: no further job is claimed. */
+  let stopping = false;
+  /** The job this worker runs now, to hand back if a stop cannot wait for it. */
+  let current: { row: JobsTable; lease: ReturnType<typeof leaseOf> } | undefined;
 
   /**
    * The lease of one claimed job while its handler runs. Renewals (the heartbeat, and each progress report) extend it
@@ -160,11 +164,17 @@ export function jobQueue(deps: JobQueueDeps) {
       await renewing;
     };
     const stop = every(heartbeatMs, heartbeat);
-    return { held, signal: controller.signal, renew, stop };
+    /** Gives the job up on purpose (this instance is stopping): the handler's signal is aborted, nothing more is written. */
+    const release = () => {
+      stop();
+      if (!controller.signal.aborted) controller.abort(new LeaseLostError('this instance is stopping'));
+    };
+    return { held, signal: controller.signal, renew, stop, release };
   }
 
   async function runOne(row: JobsTable) {
     const lease = leaseOf(row);
+    current = { row, lease };
     const context: JobContext = {
       id: row.id,
       attempt: row.attempts,
@@ -197,7 +207,25 @@ export function jobQueue(deps: JobQueueDeps) {
       });
     } finally {
       lease.stop();
+      current = undefined;
     }
+  }
+
+  /**
+   * Hands the job under way back to the queue, due now and its attempt not counted (it was cut off by a stop, not
+   * failed), so another instance takes it over at its next poll instead of after the lease runs out.
+   */
+  async function handBack({ row, lease }: { row: JobsTable; lease: ReturnType<typeof leaseOf> }) {
+    lease.release();
+    const handed = await store.updateHeld(deps.db, lease.held, {
+      status: 'queued',
+      attempts: row.attempts - 1,
+      run_at: at(),
+      locked_by: null,
+      locked_until: null,
+      updated_at: at(),
+    });
+    if (handed) deps.log?.('job handed back', { job_id: row.id, kind: row.kind, attempt: row.attempts });
   }
 
   async function fail(held: HeldJob, row: JobsTable, error: unknown) {
@@ -223,7 +251,7 @@ export function jobQueue(deps: JobQueueDeps) {
 
   async function drain(max: number) {
     let ran = 0;
-    while (ran < max) {
+    while (ran < max && !stopping) {
       const row = await store.claimDue(deps.db, worker, at(), at(leaseMs));
       if (!row) break;
       await runOne(row);
@@ -298,11 +326,26 @@ export function jobQueue(deps: JobQueueDeps) {
       timer.unref();
     },
 
-    /** Stops looking for jobs and waits for the one under way, if any. */
-    async stop() {
+    /**
+     * Stops looking for jobs and waits for the one under way, if any, for `graceMs` at most; a job still running then
+     * is handed back to the queue for another instance (its handler's signal is aborted).
+     */
+    async stop(options: { graceMs?: number } = {}) {
+      stopping = true;
       clearInterval(timer);
       timer = undefined;
-      await running?.catch(() => undefined);
+      const under = running?.catch(() => undefined);
+      if (!under) return;
+      if (options.graceMs === undefined) return void (await under);
+      let timeout: NodeJS.Timeout | undefined;
+      const cutOff = await Promise.race([
+        under.then(() => false),
+        new Promise<boolean>((resolve) => {
+          timeout = setTimeout(() => resolve(true), options.graceMs);
+        }),
+      ]);
+      clearTimeout(timeout);
+      if (cutOff && current) await handBack(current).catch(() => undefined);
     },
   };
   return queue;

@@ -72,8 +72,14 @@ export function accountMail(deps: {
       await outbox.queue(ex, { to: user.email, kind: 'email_change_notice', content: notice });
     },
 
-    /** Tells the address of a deleted account that it is gone (the last message the school sends it). */
-    async accountDeleted(ex: Executor, user: Recipient): Promise<void> {
+    /**
+     * Erases every message the school kept to the person's `addresses` (the one in use among them), then tells the address in use that the
+     * account is gone: the last message the school sends it, whose copy the outbox deletes once delivered. Without
+     * SMTP no notice is kept: it could never go out, and a held copy would keep the address the deletion erases.
+     */
+    async accountDeleted(ex: Executor, user: Recipient, addresses: string[]): Promise<void> {
+      await outbox.eraseTo(ex, addresses);
+      if (!outbox.delivers) return;
       const content = accountDeletedMessage(await sender(ex), user);
       await outbox.queue(ex, { to: user.email, kind: 'account_deleted', content });
     },

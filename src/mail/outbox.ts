@@ -7,6 +7,11 @@ import { outboxStore } from './outbox-store.ts';
 import { describeSmtpError, type Envelope, type MailTransport } from './smtp.ts';
 
 export const DELIVER = 'mail.deliver';
+/**
+ * Messages whose copy is deleted once their delivery ends (sent, or failed for good): the notice of a deleted account
+ * is the one message the school still owes an address it has otherwise forgotten.
+ */
+const FORGOTTEN_ONCE_DELIVERED = new Set(['account_deleted']);
 /** With the queue's backoff (10 s doubling, at most an hour apart) ten attempts span about an hour and a half. */
 export const DELIVERY_ATTEMPTS = 10;
 
@@ -32,6 +37,12 @@ export function mailOutbox(deps: OutboxDeps) {
   const store = outboxStore();
   const now = () => clock.now().toISOString();
 
+  /** Writes where a delivery ended; a message forgotten once delivered is deleted instead when it has ended. */
+  async function record(row: OutboxTable, changes: Partial<Omit<OutboxTable, 'id'>>) {
+    if (changes.status !== 'queued' && FORGOTTEN_ONCE_DELIVERED.has(row.kind)) await store.remove(db, row.id);
+    else await store.update(db, row.id, { ...changes, updated_at: now() });
+  }
+
   async function deliver(payload: { id: string }, job: JobContext) {
     const row = await store.find(db, payload.id);
     // Sent already (a job run twice after a lost lease) or gone: nothing to do.
@@ -52,12 +63,7 @@ export function mailOutbox(deps: OutboxDeps) {
     } catch (error) {
       const { permanent, text } = describeSmtpError(error);
       const last = permanent || job.attempt >= DELIVERY_ATTEMPTS;
-      await store.update(db, row.id, {
-        status: last ? 'failed' : 'queued',
-        attempts,
-        last_error: text,
-        updated_at: now(),
-      });
+      await record(row, { status: last ? 'failed' : 'queued', attempts, last_error: text });
       // The server's reply may name the recipient: the log names the message only.
       deps.log(last ? 'mail not delivered' : 'mail delivery will be retried', {
         message_id: row.id,
@@ -68,7 +74,7 @@ export function mailOutbox(deps: OutboxDeps) {
       const reason = `The SMTP server ${permanent ? 'refused the message' : 'could not take the message'}; see the outbox.`;
       throw permanent ? new PermanentJobError(reason) : new Error(reason);
     }
-    await store.update(db, row.id, { status: 'sent', attempts, sent_at: now(), last_error: null, updated_at: now() });
+    await record(row, { status: 'sent', attempts, sent_at: now(), last_error: null });
     return { status: 'sent' };
   }
   jobs.handle(DELIVER, deliver);
@@ -76,6 +82,9 @@ export function mailOutbox(deps: OutboxDeps) {
   return {
     /** Whether messages leave the school (SMTP configured) or are held in the outbox. */
     delivers: transport !== undefined,
+
+    /** Deletes every message to these addresses from the outbox, in the caller's transaction. */
+    eraseTo: (ex: Executor, addresses: string[]) => store.eraseTo(ex, addresses),
 
     /** Writes the message to the outbox (and its delivery job) in the caller's transaction; returns its id. */
     async queue(ex: Executor, message: { to: string; kind: string; content: MailContent }): Promise<string> {

@@ -10,8 +10,9 @@ const SECRET = 'oidc_signing_keys';
  * How keys move through a rotation. A new key is published (in the JWKS) for `publishAheadMs` before it signs, longer
  * than the JWKS may be cached (`JWKS_MAX_AGE_SECONDS`, plus an instance's own cache), so a client that caches the key
  * set already holds it when the first token it signed arrives. A key that stopped signing stays published for
- * `keepRetiredMs`, longer than the ID tokens it signed live (an hour) and than instances take to be restarted onto
- * the new key. A key signs for `rotateEveryMs` before the next rotation begins.
+ * `keepRetiredMs`, longer than the ID tokens it signed live (an hour) and than instances take to move onto the new
+ * key (a minute). A key signs for `rotateEveryMs` (unless SIGNING_KEY_ROTATE_DAYS says otherwise) before the next
+ * rotation begins.
  */
 export const KEY_TIMES = {
   publishAheadMs: 15 * 60_000,
@@ -81,11 +82,16 @@ export type Rotation =
 /**
  * One step of a key rotation, safe to run on a timer (daily, say) on any one machine: when the current key has signed
  * for `rotateEveryMs` (or `now` is asked), a new key is published; once it has been published for `publishAheadMs`, it
- * becomes the signing key and the old one is retired; retired keys are dropped after `keepRetiredMs`. Instances sign
- * with the new key once restarted; until then they sign with the retired one, still published. Two runs at once
- * cannot both change the keys (the write is conditional on what was read).
+ * becomes the signing key and the old one is retired; retired keys are dropped after `keepRetiredMs`. Every instance
+ * signs with the new key within a minute (signing-key-keeper.ts); until then with the retired one, still published.
+ * Two runs at once cannot both change the keys (the write is conditional on what was read).
  */
-export async function rotateSigningKeys(db: Db, clock: Clock, options: { now?: boolean } = {}): Promise<Rotation> {
+export async function rotateSigningKeys(
+  db: Db,
+  clock: Clock,
+  options: { now?: boolean; everyMs?: number } = {},
+): Promise<Rotation> {
+  const everyMs = options.everyMs ?? KEY_TIMES.rotateEveryMs;
   const at = clock.now();
   const { text, keys: read } = await stored(db, clock);
   const keys = read
@@ -103,7 +109,7 @@ export async function rotateSigningKeys(db: Db, clock: Clock, options: { now?: b
       if (current) current.lyceum = { state: 'retired', since: at.toISOString() };
       result = { did: 'promoted', kid: String(next.kid), retired: String(current?.kid ?? '') };
     }
-  } else if (options.now || !current || at.getTime() - sinceOf(current) >= KEY_TIMES.rotateEveryMs) {
+  } else if (options.now || !current || at.getTime() - sinceOf(current) >= everyMs) {
     const made = newKey('next', at);
     keys.push(made as (typeof keys)[number]);
     result = {
@@ -112,7 +118,7 @@ export async function rotateSigningKeys(db: Db, clock: Clock, options: { now?: b
       signsFrom: new Date(at.getTime() + KEY_TIMES.publishAheadMs).toISOString(),
     };
   } else {
-    result = { did: 'nothing', nextRotation: new Date(sinceOf(current) + KEY_TIMES.rotateEveryMs).toISOString() };
+    result = { did: 'nothing', nextRotation: new Date(sinceOf(current) + everyMs).toISOString() };
   }
   const written = JSON.stringify(keys);
   if (written !== text) {

@@ -25,7 +25,7 @@ const DISCOVERY_PATHS = ['/.well-known/openid-configuration', '/.well-known/oaut
 export async function mountProvider(
   app: FastifyInstance,
   deps: {
-    provider: Provider;
+    provider: () => Provider;
     limiter: RateLimiter;
     registrationsPerHour: number;
     authorizationsPerMinute: number;
@@ -34,7 +34,13 @@ export async function mountProvider(
     jwks: () => Promise<{ keys: Record<string, unknown>[] }>;
   },
 ) {
-  const callback = deps.provider.callback();
+  /** The provider's request handler, made again when the provider is (a new signing key). */
+  let handling: { provider: Provider; handle: ReturnType<Provider['callback']> } | undefined;
+  const callback: ReturnType<Provider['callback']> = (req, res) => {
+    const provider = deps.provider();
+    if (handling?.provider !== provider) handling = { provider, handle: provider.callback() };
+    return handling.handle(req, res);
+  };
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(

@@ -17,7 +17,8 @@ import { registerUserinfo } from './userinfo.ts';
 export async function registerOAuthSurface(
   app: FastifyInstance,
   deps: {
-    provider: Provider;
+    /** The provider as it signs now (signing-key-keeper.ts): asked for each request. */
+    provider: () => Provider;
     limiter: RateLimiter;
     config: Config;
     clock: Clock;
@@ -30,7 +31,7 @@ export async function registerOAuthSurface(
   const introspection = introspectionFastPath({
     verify: deps.verify,
     issuer: config.BASE_URL,
-    findClient: (clientId) => provider.Client.find(clientId),
+    findClient: (clientId) => provider().Client.find(clientId),
   });
   await mountProvider(app, {
     provider,

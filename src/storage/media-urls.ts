@@ -9,8 +9,12 @@ export function mediaUrls(deps: { baseUrl: string; key: string; ttlSeconds: numb
   const sign = (id: string, expires: number) =>
     createHmac('sha256', deps.key).update(`${id}\n${expires}`).digest('base64url');
   const path = (id: string) => `${deps.baseUrl}/media/${id}`;
+  const base = deps.baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const own = new RegExp(`^(?:${base})?/media/(ast_[0-9a-z]{26})$`);
   return {
     publicUrl: path,
+    /** The asset whose public address `url` is (absolute, or from the root), else undefined. */
+    assetOf: (url: string) => own.exec(url)?.[1],
     signedUrl(id: string, now: Date) {
       const expires = Math.floor(now.getTime() / 1000) + deps.ttlSeconds;
       return {

@@ -20,9 +20,9 @@ export type S3Settings = {
   log: { warn(details: object, message: string): void; error(details: object, message: string): void };
 };
 
-/** Asset bytes as objects of one S3-compatible bucket (AWS S3, MinIO, R2, …). */
-export function s3BlobStore(settings: S3Settings): BlobStore {
-  const client = new S3Client({
+/** A client of the S3-compatible service the settings name, for any of its buckets (the backups use it too). */
+export function s3Client(settings: Omit<S3Settings, 'bucket'>): S3Client {
+  return new S3Client({
     region: settings.region,
     endpoint: settings.endpoint || undefined,
     forcePathStyle: settings.forcePathStyle,
@@ -43,6 +43,11 @@ export function s3BlobStore(settings: S3Settings): BlobStore {
     },
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+}
+
+/** Asset bytes as objects of one S3-compatible bucket (AWS S3, MinIO, R2, …). */
+export function s3BlobStore(settings: S3Settings): BlobStore {
+  const client = s3Client(settings);
   const Bucket = settings.bucket;
   return {
     kind: 's3',

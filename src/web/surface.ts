@@ -57,7 +57,7 @@ export async function registerPageSurface(
     signin: SignInService;
     passwordReset: PasswordResetService;
     verification: EmailVerificationService;
-    provider: Provider;
+    provider: () => Provider;
     connectedApps: ConnectedApps;
     testPayments: TestProvider | undefined;
     operations: readonly OperationTool[];
@@ -94,6 +94,9 @@ export async function registerPageSurface(
       pages: site.pages,
       baseUrl: config.BASE_URL,
       schoolName: deps.schoolName,
+      school: areas.school,
+      pictures: site.pictures,
+      share: site.share,
     });
     registerLearnPages(pages, { areas, render });
     const dashboard = registerDashboardPage(pages, { analytics: areas.analytics, school: areas.school, write });

@@ -11,6 +11,14 @@ type Appearance = {
   navigation: { label: string; url: string }[];
   footer: { label: string; url: string }[];
   custom_css: string;
+  theme: string;
+  home: {
+    headline: string;
+    text: string;
+    call_to_action: { label: string; url: string };
+    sections: string[];
+    featured_course_ids: string[];
+  };
   updated_at: string | null;
 };
 
@@ -25,9 +33,11 @@ for (const engine of engines) {
     let studentApi: ReturnType<typeof apiClient>;
     let anonymous: ReturnType<typeof apiClient>;
 
+    let people: Awaited<ReturnType<typeof schoolWithPeople>>;
+
     before(async () => {
       server = await startTestServer(engine);
-      const people = await schoolWithPeople(server);
+      people = await schoolWithPeople(server);
       staff = apiClient(server.url, await tokenFor(server, people.staff, 'appearance:read appearance:write'));
       staffReadOnly = apiClient(server.url, await tokenFor(server, people.staff, 'appearance:read'));
       coursesOnly = apiClient(server.url, await tokenFor(server, people.staff, 'courses:read'));
@@ -61,7 +71,19 @@ for (const engine of engines) {
       assert.equal(defaults?.logo_url, null);
       assert.deepEqual(defaults?.navigation, []);
       assert.equal(defaults?.custom_css, '');
-      assert.deepEqual(defaults?.fonts, { heading: 'system-ui', body: 'system-ui' });
+      assert.equal(defaults?.theme, 'classic');
+      assert.deepEqual(
+        defaults?.fonts,
+        { heading: 'Source Serif 4', body: 'Inter' },
+        "the theme's fonts, served by the school",
+      );
+      assert.deepEqual(defaults?.home, {
+        headline: '',
+        text: '',
+        call_to_action: { label: 'Browse the courses', url: '/courses' },
+        sections: ['featured_courses', 'lecturers', 'events', 'posts'],
+        featured_course_ids: [],
+      });
       assert.match(defaults?.colors.primary ?? '', /^#[0-9a-f]{6}$/);
       assert.deepEqual(seen[1], defaults);
       assert.deepEqual(seen[2], defaults);
@@ -90,7 +112,7 @@ for (const engine of engines) {
         text: '#101010',
         background: '#fafafa',
       });
-      assert.deepEqual(second.fonts, { heading: 'Georgia', body: 'system-ui' });
+      assert.deepEqual(second.fonts, { heading: 'Georgia', body: defaults.fonts.body });
       assert.deepEqual(second.navigation, [
         { label: 'Courses', url: '/courses' },
         { label: 'Blog', url: 'https://blog.example/posts?x=1' },
@@ -191,6 +213,51 @@ for (const engine of engines) {
       const empty = await staff.patch('/api/v1/appearance', {});
       assert.equal(empty.status, 400);
       assert.deepEqual((await staff.get<Appearance>('/api/v1/appearance')).body, saved);
+    });
+
+    test('a theme: choosing one takes its colours and fonts, and what is given beside it goes on top', async () => {
+      const night = await patch({ theme: 'night' });
+      assert.equal(night.theme, 'night');
+      assert.equal(night.colors.background, '#10141c');
+      assert.deepEqual(night.fonts, { heading: 'Inter', body: 'Inter' });
+      const tuned = await patch({ colors: { accent: '#FFAA00' } });
+      assert.equal(tuned.theme, 'night', 'a colour alone keeps the theme');
+      assert.equal(tuned.colors.accent, '#ffaa00');
+      assert.equal(tuned.colors.background, '#10141c');
+      const studio = await patch({ theme: 'studio', fonts: { body: 'Georgia' } });
+      assert.equal(studio.colors.background, '#fbf6ee', "the new theme's colours replace the tuned ones");
+      assert.deepEqual(studio.fonts, { heading: 'Fraunces', body: 'Georgia' });
+      await refused({ theme: 'neon' }, 'theme');
+      await patch({ theme: 'classic' });
+    });
+
+    test('the home page: hero words, button, parts and featured courses, key by key and checked', async () => {
+      const writer = apiClient(server.url, await tokenFor(server, people.staff, 'courses:write'));
+      const course = await writer.post<{ id: string }>('/api/v1/courses', { title: 'Featured' });
+      const first = await patch({
+        home: { headline: '  Learn to paint  ', call_to_action: { label: 'Start now', url: '/courses/featured' } },
+      });
+      assert.equal(first.home.headline, 'Learn to paint');
+      assert.deepEqual(first.home.call_to_action, { label: 'Start now', url: '/courses/featured' });
+      assert.deepEqual(first.home.sections, ['featured_courses', 'lecturers', 'events', 'posts'], 'untouched');
+      const second = await patch({
+        home: { sections: ['posts', 'new_courses'], featured_course_ids: [course.body.id] },
+      });
+      assert.equal(second.home.headline, 'Learn to paint', 'kept');
+      assert.deepEqual(second.home.sections, ['posts', 'new_courses']);
+      assert.deepEqual(second.home.featured_course_ids, [course.body.id]);
+      await refused({ home: { sections: ['posts', 'posts'] } }, 'home.sections');
+      await refused({ home: { sections: ['testimonials'] } }, 'home.sections.0');
+      await refused({ home: { featured_course_ids: ['crs_00000000000000000000000000'] } }, 'home.featured_course_ids');
+      await refused({ home: { call_to_action: { label: ' ', url: '/' } } }, 'home.call_to_action.label', /label/);
+      await refused(
+        { home: { call_to_action: { label: 'Go', url: 'javascript:alert(1)' } } },
+        'home.call_to_action.url',
+      );
+      await refused({ home: { headline: 'x'.repeat(121) } }, 'home.headline');
+      await refused({ home: {} }, 'home');
+      await refused({ home: { hero: 'x' } }, 'home.hero');
+      assert.deepEqual((await anonymous.get<Appearance>('/api/v1/appearance')).body.home, second.home);
     });
 
     test('appearance:write / appearance:read missing: 403 insufficient_scope with WWW-Authenticate', async () => {

@@ -3,44 +3,21 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import pg from 'pg';
 import { makeBackup } from '../../src/backup/backup.ts';
 import { restoreBackup } from '../../src/backup/restore.ts';
 import { loadConfig } from '../../src/config.ts';
 import { systemClock } from '../../src/time/clock.ts';
 import { apiClient, tokenFor } from '../support/api.ts';
-import { engines, freshDatabaseUrl } from '../support/databases.ts';
+import { engines } from '../support/databases.ts';
 import { png } from '../support/files.ts';
 import { runScript } from '../support/process.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { completeSetup, OWNER, WebClient } from '../support/web-client.ts';
+import { elsewhere } from './elsewhere.ts';
 
 /** `npm run restore` as a process: its exit code and what it printed. */
 const restoreCommand = (folder: string, env: Record<string, string>) =>
   runScript('src/backup/main.ts', ['restore', folder], env);
-
-/**
- * Where a restored PostgreSQL school goes: a database of its own (made here, dropped after), working in the same
- * schema as the backed-up one, as a restore on another server would.
- */
-async function elsewhere(url: string) {
-  const name = `lyceum_restore_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return {
-    url: target.toString(),
-    async drop() {
-      const again = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await again.connect();
-      await again.query(`drop database if exists ${name} with (force)`);
-      await again.end();
-    },
-  };
-}
 
 for (const engine of engines) {
   describe(`backup and restore drill (${engine})`, () => {
@@ -106,12 +83,13 @@ for (const engine of engines) {
         'oidc_signing_keys',
       ]);
       assert.ok(manifest.files.some((f) => f.path === `database.${engine === 'sqlite' ? 'sqlite' : 'pgdump'}`));
-      assert.equal(manifest.files.filter((f) => f.path.startsWith('files/')).length, 1, 'the uploaded file');
+      // The upload, and whatever the storage made of it (image variants) by then.
+      assert.ok(
+        manifest.files.some((f) => f.path.startsWith(`files/assets/${asset.id}/`) && !f.path.includes('/variants/')),
+        'the uploaded file',
+      );
 
-      const target =
-        engine === 'sqlite'
-          ? { url: await freshDatabaseUrl('sqlite'), drop: async () => {} }
-          : await elsewhere(source.databaseUrl);
+      const target = await elsewhere(engine, source.databaseUrl);
       cleanups.push(target.drop);
       const restoredStorage = mkdtempSync(join(tmpdir(), 'lyceum-files-'));
       const env = { DATABASE_URL: target.url, STORAGE_DIR: restoredStorage };
@@ -153,11 +131,13 @@ for (const engine of engines) {
       // A damaged backup is refused before anything is written.
       const damaged = manifest.files.find((f) => f.path.startsWith('files/'))?.path ?? '';
       writeFileSync(join(folder, damaged), Buffer.concat([readFileSync(join(folder, damaged)), Buffer.from('x')]));
+      const emptySchool = await elsewhere(engine, source.databaseUrl);
+      cleanups.push(emptySchool.drop);
       const refused = await restoreCommand(folder, {
-        DATABASE_URL: await freshDatabaseUrl('sqlite'),
+        DATABASE_URL: emptySchool.url,
         STORAGE_DIR: mkdtempSync(join(tmpdir(), 'lyceum-files-')),
       });
-      assert.equal(refused.code, 2);
+      assert.equal(refused.code, 2, refused.out);
       assert.match(refused.out, new RegExp(`The backup is damaged: ${damaged} is not what was backed up\\.`));
     });
   });

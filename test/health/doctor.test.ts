@@ -28,6 +28,7 @@ describe('npm run doctor', () => {
     const said = findings.map((f) => f.what);
     assert.ok(said.includes(`the school answers at ${server.url}/readyz`), said.join('\n'));
     assert.ok(said.includes('the database schema is current'));
+    assert.ok(said.includes('the proxy passes the public address through: the school names itself right'));
     assert.ok(said.some((s) => s.startsWith('files can be stored')));
     if (process.env.TEST_REDIS_URL) assert.ok(said.includes('Redis answers'));
   });

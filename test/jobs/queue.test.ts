@@ -486,9 +486,14 @@ function manualHeartbeat() {
   };
 }
 
-/** Polls `check` between turns of the event loop (no timers): the other side is in this process. */
+/**
+ * Polls `check` between turns of the event loop (no timers): the other side is in this process. Bounded by 10 s of
+ * wall time, not by a number of turns: on PostgreSQL each turn may wait on the database, and a thousand turns passed
+ * before a loaded machine's database had answered the claim.
+ */
 async function waitFor(check: () => Promise<boolean>) {
-  for (let i = 0; i < 1000; i++) {
+  const until = performance.now() + 10_000;
+  while (performance.now() < until) {
     if (await check()) return;
     await new Promise((resolve) => setImmediate(resolve));
   }

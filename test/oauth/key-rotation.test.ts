@@ -46,6 +46,30 @@ function strictClient(now: () => number) {
 const kidOf = (idToken: string) =>
   (JSON.parse(Buffer.from(idToken.split('.')[0] ?? '', 'base64url').toString()) as { kid: string }).kid;
 
+/** An ID token from `server` for the owner, through the real forms. */
+const idToken = async (server: TestServer) => {
+  const client = await registerClient(server.url, 47011);
+  const { verifier, challenge } = pkce();
+  const url = authorizeUrl(server.url, {
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: REDIRECT,
+    scope: 'openid',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 's',
+  });
+  const { location } = await authorizeThroughForms(new WebClient(server.url), url, OWNER);
+  const answer = await tokenRequest(server.url, {
+    grant_type: 'authorization_code',
+    code: location.searchParams.get('code') ?? '',
+    redirect_uri: REDIRECT,
+    client_id: client.client_id,
+    code_verifier: verifier,
+  });
+  return String(answer.body.id_token);
+};
+
 for (const engine of engines) {
   describe(`ID-token signing key rotation (${engine})`, () => {
     const servers: TestServer[] = [];
@@ -58,34 +82,13 @@ for (const engine of engines) {
       const base = Date.now();
       let skew = 0;
       const clock = { now: () => new Date(base + skew) };
-      const first = await startTestServer(engine, {}, { clock });
+      // Rotation steps are taken by hand here; the instance's own steps are the next test's.
+      const first = await startTestServer(engine, { SIGNING_KEY_ROTATE_DAYS: '0' }, { clock });
       servers.push(first);
       await completeSetup(first.url, first.setupUrl ?? '');
       const database = connectDatabase(loadConfig({ DATABASE_URL: first.databaseUrl }).database);
       after(() => database.close());
 
-      const idToken = async (server: TestServer) => {
-        const client = await registerClient(server.url, 47011);
-        const { verifier, challenge } = pkce();
-        const url = authorizeUrl(server.url, {
-          response_type: 'code',
-          client_id: client.client_id,
-          redirect_uri: REDIRECT,
-          scope: 'openid',
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-          state: 's',
-        });
-        const { location } = await authorizeThroughForms(new WebClient(server.url), url, OWNER);
-        const answer = await tokenRequest(server.url, {
-          grant_type: 'authorization_code',
-          code: location.searchParams.get('code') ?? '',
-          redirect_uri: REDIRECT,
-          client_id: client.client_id,
-          code_verifier: verifier,
-        });
-        return String(answer.body.id_token);
-      };
       const party = strictClient(() => clock.now().getTime());
 
       const before = await idToken(first);
@@ -116,27 +119,50 @@ for (const engine of engines) {
       const promoted = await rotateSigningKeys(database.db, clock);
       assert.deepEqual(promoted, { did: 'promoted', kid: newKid, retired: oldKid });
 
-      // An instance started now signs with the new key; the strict client verifies it from its cached copy.
-      const second = await startTestServer(engine, {}, { clock, databaseUrl: first.databaseUrl });
-      servers.push(second);
-      const signedNew = await idToken(second);
+      // The running instance signs with it once it looks (every minute), without a restart; the strict client
+      // verifies it from its cached copy.
+      assert.equal(kidOf(await idToken(first)), oldKid, 'until it looks');
+      assert.equal(await first.services.signingKeys.look(), true);
+      assert.equal(kidOf(await idToken(first)), newKid);
+      const signedNew = await idToken(first);
       assert.equal(kidOf(signedNew), newKid);
-      assert.equal(
-        await party.verifies(second.url, signedNew),
-        true,
-        'no failure for a client that caches the key set',
-      );
-      assert.equal(await party.verifies(second.url, before), true, 'tokens of the old key still verify');
+      assert.equal(await party.verifies(first.url, signedNew), true, 'no failure for a client that caches the key set');
+      assert.equal(await party.verifies(first.url, before), true, 'tokens of the old key still verify');
 
       // A day later the retired key goes.
       skew += KEY_TIMES.keepRetiredMs + 1_000;
       assert.equal((await rotateSigningKeys(database.db, clock)).did, 'nothing');
       skew += 61_000;
-      const later = (await (await fetch(`${second.url}/api/oauth/jwks`)).json()) as KeySet;
+      const later = (await (await fetch(`${first.url}/api/oauth/jwks`)).json()) as KeySet;
       assert.deepEqual(
         later.keys.map((k) => k.kid),
         [newKid],
       );
+    });
+
+    test('the instances rotate by themselves when a key has signed for SIGNING_KEY_ROTATE_DAYS, and move onto the new key', async () => {
+      const base = Date.now();
+      let skew = 0;
+      const clock = { now: () => new Date(base + skew) };
+      const server = await startTestServer(engine, { SIGNING_KEY_ROTATE_DAYS: '30' }, { clock });
+      servers.push(server);
+      await completeSetup(server.url, server.setupUrl ?? '');
+      const keeper = server.services.signingKeys;
+      const oldKid = kidOf(await idToken(server));
+
+      assert.equal(await keeper.look(), false, 'nothing is due before 30 days');
+      skew = 30 * 86_400_000 + 1_000;
+      assert.equal(await keeper.look(), true, 'a new key is published');
+      assert.equal(kidOf(await idToken(server)), oldKid, 'which does not sign yet');
+      skew += 60_000;
+      const published = (await (await fetch(`${server.url}/api/oauth/jwks`)).json()) as KeySet;
+      assert.equal(published.keys.length, 2);
+      const newKid = published.keys.map((k) => k.kid).find((kid) => kid !== oldKid) ?? '';
+
+      skew += KEY_TIMES.publishAheadMs;
+      assert.equal(await keeper.look(), true, 'promoted and taken on');
+      assert.equal(kidOf(await idToken(server)), newKid);
+      assert.ok(server.logs.some((l) => l.includes('signing with the current key') && l.includes(newKid)));
     });
   });
 }

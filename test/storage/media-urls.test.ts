@@ -36,3 +36,19 @@ test('signed media URLs: valid until they expire, and a changed id, expiry or si
   assert.equal(other.check('ast_a', expires, signature, now), 'forged', 'another school key');
   assert.equal(urls.publicUrl('ast_a'), 'https://school.example/media/ast_a');
 });
+
+test("an upload's public address names its asset; any other address names none", () => {
+  const urls = mediaUrls({ baseUrl: 'https://school.example', key: 'k'.repeat(43), ttlSeconds: 60 });
+  const id = 'ast_01k0000000000000000000abcd';
+  assert.equal(urls.assetOf(urls.publicUrl(id)), id);
+  assert.equal(urls.assetOf(`/media/${id}`), id);
+  for (const other of [
+    `https://elsewhere.example/media/${id}`,
+    `https://school.example/media/${id}/640-0123456789ab.avif`,
+    `https://school.example/media/${id}?expires=1&signature=x`,
+    'https://school.example/media/ast_short',
+    `https://schoolXexample/media/${id}`,
+  ]) {
+    assert.equal(urls.assetOf(other), undefined, other);
+  }
+});

@@ -22,7 +22,7 @@ export function testPasswordHash(password: string): string {
 
 /** Creates a user straight in the database (staff accounts have no sign-up page). */
 export async function createUser(
-  server: TestServer,
+  server: Pick<TestServer, 'database'>,
   role: Role,
   name = `${role} ${Math.random().toString(36).slice(2, 7)}`,
 ): Promise<Person> {

@@ -5,18 +5,21 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, chromium, type Download, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless; the flags keep it from reaching for the network on its own. */
+/** Chromium's flags for tests and scripts/lighthouse.ts: no sandbox (root in CI), nothing fetched behind the page. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 const launchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: CHROMIUM_ARGS,
 };
 
 /** The environment variable through which test/support/global-setup.ts shares the run's one Chromium. */

@@ -11,14 +11,16 @@ export type ServerProcess = {
 
 /**
  * Starts `node src/main.ts` as its own process and resolves once `ready` accepts one of its output lines (by default
- * the line with the first-run setup link). Everything it prints is kept in `lines`.
+ * the line with the first-run setup link). Everything it prints is kept in `lines`. `cwd`: another build's folder.
  */
 export function startMain(
   env: Record<string, string>,
   ready: (line: string) => boolean = (line) => line.includes('setup_url'),
+  options: { cwd?: string } = {},
 ): Promise<ServerProcess> {
   // As `npm start` runs it.
   const child = spawn(process.execPath, [...MEMORY_FLAGS, 'src/main.ts'], {
+    cwd: options.cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -63,8 +65,12 @@ export function startMain(
 }
 
 /** Runs one of the school's commands (`node <script> <args>`, as npm runs it) to its end: its exit code and output. */
-export function runScript(script: string, args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+export function runScript(script: string, args: string[], env: Record<string, string>, options: { cwd?: string } = {}) {
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...env },
+    stdio: 'pipe',
+  });
   let out = '';
   child.stdout.on('data', (chunk) => {
     out += chunk;

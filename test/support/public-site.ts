@@ -109,7 +109,7 @@ export async function publicSiteSchool(server: TestServer) {
 }
 
 /** Enrolls a person straight in the database: the students area's enrollment API is not part of these tests. */
-export async function enroll(server: TestServer, person: Person, courseId: string) {
+export async function enroll(server: TestServer, person: Pick<Person, 'id'>, courseId: string) {
   await server.database.db
     .insertInto('enrollments')
     .values({

@@ -18,9 +18,11 @@ const NO_PASSWORD = '!deleted';
 /**
  * Deleting one's own account, in one transaction: the person's name and address are replaced by an anonymous
  * placeholder, their password, browser sessions, mailed links and connected apps end, their comments lose their
- * words, their certificates are revoked under the placeholder, and the forms they sent are deleted. Orders, the
- * enrollments and progress they made and event registrations stay, pointing at the anonymous person: the books must
- * keep every sale, and the school's counts stay true without saying whose they were.
+ * words, their certificates are revoked under the placeholder, the forms they sent, the messages kept to their
+ * addresses and their sign-in attempts are deleted, their seats at upcoming events go to the next in line, and the
+ * audit trail names them by the placeholder. Orders, the enrollments and progress they made and past event
+ * registrations stay, pointing at the anonymous person: the books must keep every sale, and the school's counts stay
+ * true without saying whose they were.
  */
 export function accountDeletion(deps: {
   db: Db;
@@ -46,7 +48,9 @@ export function accountDeletion(deps: {
           throw errors.conflict(
             'Your membership still renews: cancel it first (it may charge you again), then delete your account.',
           );
-        await deps.mail.accountDeleted(trx, person);
+        // Every address the school has mailed a link for this person: the one in use, earlier ones, a pending one.
+        const addresses = [...new Set([person.email, ...(await deps.tokens.eraseAll(trx, userId))])];
+        await deps.mail.accountDeleted(trx, person, addresses);
         await store.update(trx, userId, {
           name: DELETED_NAME,
           email: deletedEmail(userId),
@@ -56,13 +60,15 @@ export function accountDeletion(deps: {
           status: 'suspended',
           updated_at: at,
         });
-        await deps.tokens.spendAll(trx, userId, ['reset', 'invite', 'verify', 'email_change'], at);
         await deps.sessions.destroyAllIn(trx, userId);
         await deps.oauth.revokeGrantsOf(trx, userId);
         await erasure.eraseComments(trx, userId, at);
         await erasure.anonymiseCertificates(trx, userId, DELETED_NAME, at);
         await erasure.eraseFormSubmissions(trx, userId, person.email);
         await erasure.endCalendarFeed(trx, userId);
+        await erasure.releaseEventSeats(trx, userId);
+        await erasure.anonymiseAuditActor(trx, userId, deletedEmail(userId));
+        await erasure.eraseSignIns(trx, userId, addresses);
       });
       // Tokens validated a moment ago are cached: they end now, not in a few seconds.
       deps.onAccessChange();

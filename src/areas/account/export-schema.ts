@@ -23,6 +23,15 @@ export const ExportedLessonCompletion = Type.Object({
 });
 export type ExportedLessonCompletion = Static<typeof ExportedLessonCompletion>;
 
+/** Where the person stopped in a video or audio lesson, which the player resumes from. */
+export const ExportedPlaybackPosition = Type.Object({
+  lesson_id: Type.String(),
+  position_s: Type.Integer(),
+  duration_s: Type.Integer(),
+  updated_at: Timestamp,
+});
+export type ExportedPlaybackPosition = Static<typeof ExportedPlaybackPosition>;
+
 const Amount = Type.Integer({ description: 'In minor units of the order currency' });
 export const ExportedOrder = Type.Object({
   id: Type.String(),
@@ -69,6 +78,7 @@ export const AccountExport = Type.Object(
       'course_id, course_title, source, status, enrolled_at, expires_at, completed_at, progress_percent',
     ),
     lesson_completions: Records('course_id, lesson_id, completed_at'),
+    playback_positions: Records('lesson_id, position_s, duration_s, updated_at'),
     orders: Records(
       'id, number, status, currency, subtotal, discount, total, refunded_amount (minor units), coupon_code, items (item_type, title, amount), created_at, paid_at',
     ),
@@ -82,6 +92,7 @@ export type AccountExport = {
   profile: Static<typeof Account>;
   enrollments: ExportedEnrollment[];
   lesson_completions: ExportedLessonCompletion[];
+  playback_positions: ExportedPlaybackPosition[];
   orders: ExportedOrder[];
   certificates: ExportedCertificate[];
   form_submissions: ExportedFormSubmission[];

@@ -32,6 +32,7 @@ export function accountExport(deps: {
           profile: toAccount(row, pending),
           enrollments: enrollments.map((e) => ({ ...e, course_title: titles.get(e.course_id) ?? '' })),
           lesson_completions: await data.lessonCompletions(trx, userId),
+          playback_positions: await data.playbackPositions(trx, userId),
           orders: await data.orders(trx, userId),
           certificates,
           form_submissions: await data.formSubmissions(trx, userId, row.email),

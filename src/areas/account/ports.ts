@@ -5,6 +5,7 @@ import type {
   ExportedFormSubmission,
   ExportedLessonCompletion,
   ExportedOrder,
+  ExportedPlaybackPosition,
 } from './export-schema.ts';
 
 /**
@@ -14,6 +15,7 @@ import type {
 export type PersonalData = {
   enrollments: (ex: Executor, userId: string) => Promise<Omit<ExportedEnrollment, 'course_title'>[]>;
   lessonCompletions: (ex: Executor, userId: string) => Promise<ExportedLessonCompletion[]>;
+  playbackPositions: (ex: Executor, userId: string) => Promise<ExportedPlaybackPosition[]>;
   courseTitles: (ex: Executor, courseIds: string[]) => Promise<Map<string, string>>;
   orders: (ex: Executor, userId: string) => Promise<ExportedOrder[]>;
   certificates: (ex: Executor, userId: string) => Promise<ExportedCertificate[]>;
@@ -32,4 +34,10 @@ export type PersonalErasure = {
   eraseFormSubmissions: (ex: Executor, userId: string, email: string) => Promise<void>;
   /** Their private calendar feed: its address stops working. */
   endCalendarFeed: (ex: Executor, userId: string) => Promise<void>;
+  /** Their seats and places in line for events not yet started: given up, a freed seat going to the next in line. */
+  releaseEventSeats: (ex: Executor, userId: string) => Promise<void>;
+  /** Their entries in the audit trail: the address copied there replaced by `email`. */
+  anonymiseAuditActor: (ex: Executor, userId: string, email: string) => Promise<void>;
+  /** Their sign-in attempts, and those made at any of their addresses: deleted. */
+  eraseSignIns: (ex: Executor, userId: string, addresses: string[]) => Promise<void>;
 };

@@ -13,7 +13,7 @@ export function appearanceRoutes(fastify: FastifyInstance, service: AppearanceSe
     schema: {
       operationId: 'getAppearance',
       tags,
-      summary: "Get the school's logo, colours, fonts, navigation and custom CSS (the defaults until changed)",
+      summary: "Get the school's look: theme, logo, colours, fonts, menus, home page (defaults until changed)",
       response: { 200: Appearance, ...errorResponses(401, 403) },
     },
     handler: async () => service.get(),
@@ -24,7 +24,7 @@ export function appearanceRoutes(fastify: FastifyInstance, service: AppearanceSe
     schema: {
       operationId: 'updateAppearance',
       tags,
-      summary: "Change the school's appearance (colours and fonts key by key; navigation as a whole)",
+      summary: 'Change the look: a theme takes its colours and fonts; colours, fonts, home key by key; menus whole',
       body: AppearanceUpdate,
       response: { 200: Appearance, ...errorResponses(400, 401, 403) },
     },

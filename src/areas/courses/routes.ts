@@ -93,7 +93,7 @@ export function courseRoutes(fastify: FastifyInstance, service: CoursesService) 
     ['publish', 'publishCourse', 'Publish a course (it needs a title and a published lesson)'],
     ['publish-with-contents', 'publishCourseWithContents', 'Publish a course with its draft sections and lessons'],
     ['unpublish', 'unpublishCourse', 'Return a published course to draft'],
-    ['archive', 'archiveCourse', 'Archive a course (hidden from the catalog; enrolled students keep access)'],
+    ['archive', 'archiveCourse', 'Archive a course (hidden; enrolled students keep access)'],
   ] as const) {
     app.post(`/api/v1/courses/:id/${action}`, {
       config: write,

@@ -1,7 +1,6 @@
 import { newId } from '../../db/ids.ts';
 import { insertWith } from '../../db/request-writes.ts';
 import type { CoursesTable, Executor } from '../../db/tables.ts';
-import { matchesText } from '../../db/text-search.ts';
 import { errors } from '../../http/errors.ts';
 import { ANONYMOUS, isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
@@ -10,7 +9,9 @@ import type { References } from '../references.ts';
 import { slugRules } from '../slugs.ts';
 import type { StorageService } from '../storage/service.ts';
 import type { ContentsPort, EnrollmentsPort } from './ports.ts';
+import { isRankedCursor, rankedCursorWithoutSearch } from './ranked-cursor.ts';
 import type { Course, CourseCreate, CourseListQuery, CourseUpdate } from './schema.ts';
+import { type Listed, type SearchQuery, searchCourses } from './search.ts';
 import type { CoursesStore } from './store.ts';
 
 /** Why a course with nothing to learn is not published; the sentence says what to do, for people and apps alike. */
@@ -39,9 +40,24 @@ export function courseOf(row: CoursesTable, mediaUrl: (assetId: string) => strin
     status: row.status,
     visibility: row.visibility,
     enrollment_open: Number(row.enrollment_open) === 1,
+    outcomes: JSON.parse(row.outcomes ?? '[]') as string[],
+    audience: JSON.parse(row.audience ?? '[]') as string[],
+    requirements: JSON.parse(row.requirements ?? '[]') as string[],
+    trailer_url: row.trailer_url ?? null,
     published_at: row.published_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
+  };
+}
+
+/** The course page's lists (blank lines dropped) and trailer, as columns: only those given. */
+function pageFields(input: CourseUpdate): Partial<CoursesTable> {
+  const lines = (list: string[]) => JSON.stringify(list.map((line) => line.trim()).filter(Boolean));
+  return {
+    ...(input.outcomes ? { outcomes: lines(input.outcomes) } : {}),
+    ...(input.audience ? { audience: lines(input.audience) } : {}),
+    ...(input.requirements ? { requirements: lines(input.requirements) } : {}),
+    ...(input.trailer_url !== undefined ? { trailer_url: input.trailer_url } : {}),
   };
 }
 
@@ -149,6 +165,45 @@ export function coursesService(
     }
   }
 
+  /**
+   * The list's query without its order and page: its filters and the caller's view (the rule of `viewOf`), shared by
+   * the list in id order and the ranked search; and whether it picks just what anyone is listed (published public
+   * courses, no other filter), which the search index can answer alone.
+   */
+  async function listed(principal: Principal, query: CourseListQuery): Promise<Listed> {
+    let q = store.baseQuery(db);
+    if (query.status) q = q.where('status', '=', query.status);
+    if (query.visibility) q = q.where('visibility', '=', query.visibility);
+    if (query.lecturer_id) q = q.where('lecturer_ids', 'like', `%"${query.lecturer_id}"%`);
+    if (query.price) q = q.where('price_amount', query.price === 'free' ? 'is' : 'is not', null);
+    const view = viewOf(principal, true);
+    if (view.all) return { filtered: q, listedOnly: false };
+    const enrolled = await view.enrolled();
+    const filtered = q.where((eb) => {
+      const listed = eb.and([eb('status', '=', 'published'), eb('visibility', 'in', view.visibilities)]);
+      if (!enrolled.length) return listed;
+      const mine = eb.and([eb('id', 'in', enrolled), eb('status', '!=', 'draft')]);
+      // Wrapped in CASE so neither engine answers the OR by merging two index lookups and sorting every listed
+      // course (65 ms at 100,000 courses on SQLite): walking the id index in page order stops at the page's end.
+      return eb(
+        eb
+          .case()
+          .when(eb.or([listed, mine]))
+          .then(1)
+          .else(0)
+          .end(),
+        '=',
+        1,
+      );
+    });
+    const narrowed = query.lecturer_id || query.price || (query.status ?? 'published') !== 'published';
+    const publicListing = !enrolled.length && view.visibilities.join() === 'public' && !narrowed;
+    return { filtered, listedOnly: publicListing && (query.visibility ?? 'public') === 'public' };
+  }
+
+  const search = async (principal: Principal, query: SearchQuery) =>
+    searchCourses({ db, engine: deps.config.database.engine, toCourse }, await listed(principal, query), query);
+
   return {
     /**
      * Serialises every position change of one course's curriculum (the curriculum area takes it first in each such
@@ -157,36 +212,17 @@ export function coursesService(
     lock: (trx: Executor, id: string) => store.lock(trx, id),
 
     async list(principal: Principal, query: CourseListQuery) {
-      let q = store.baseQuery(db);
-      if (query.status) q = q.where('status', '=', query.status);
-      if (query.visibility) q = q.where('visibility', '=', query.visibility);
-      if (query.q) q = q.where(matchesText(deps.config.database.engine, 'courses', query.q));
-      if (query.lecturer_id) q = q.where('lecturer_ids', 'like', `%"${query.lecturer_id}"%`);
-      if (query.price) q = q.where('price_amount', query.price === 'free' ? 'is' : 'is not', null);
-      const view = viewOf(principal, true);
-      if (!view.all) {
-        const enrolled = await view.enrolled();
-        q = q.where((eb) => {
-          const listed = eb.and([eb('status', '=', 'published'), eb('visibility', 'in', view.visibilities)]);
-          if (!enrolled.length) return listed;
-          const mine = eb.and([eb('id', 'in', enrolled), eb('status', '!=', 'draft')]);
-          // Wrapped in CASE so neither engine answers the OR by merging two index lookups and sorting every listed
-          // course (65 ms at 100,000 courses on SQLite): walking the id index in page order stops at the page's end.
-          return eb(
-            eb
-              .case()
-              .when(eb.or([listed, mine]))
-              .then(1)
-              .else(0)
-              .end(),
-            '=',
-            1,
-          );
-        });
+      if (query.q !== undefined) {
+        const { previous_cursor: _, ...page } = await search(principal, { ...query, q: query.q });
+        return page;
       }
-      const page = await paginate(q, query, 'id', 'created_at');
+      if (query.starting_after !== undefined && isRankedCursor(query.starting_after)) throw rankedCursorWithoutSearch();
+      const page = await paginate((await listed(principal, query)).filtered, query, 'id', 'created_at');
       return { ...page, data: page.data.map(toCourse) };
     },
+
+    /** The list's `q=`: ranked, with a count and snippets; the site pages it both ways (`ending_before`). */
+    search,
 
     async get(principal: Principal, key: string) {
       const row = await store.findByIdOrSlug(db, key);
@@ -284,6 +320,7 @@ export function coursesService(
       }
       if (input.visibility !== undefined) changes.visibility = input.visibility;
       if (input.enrollment_open !== undefined) changes.enrollment_open = input.enrollment_open ? 1 : 0;
+      Object.assign(changes, pageFields(input));
       if (changes.title === '') {
         // Clearing the title is allowed only while unpublished, decided by the write itself (a publish may race it).
         const cleared = await slugs.write(input.slug, () => store.updateWhile(db, id, ['draft', 'archived'], changes));

@@ -3,6 +3,7 @@ import { isStaff, type Principal } from '../../http/principal.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { CoursesService } from '../courses/service.ts';
 import type { StorageService } from '../storage/service.ts';
+import { parsedCaptions } from './captions.ts';
 import type { CourseRowsPort, EnrollmentPort } from './ports.ts';
 import { quizView } from './quiz.ts';
 import type { Lesson, QuizInput, Section } from './schema.ts';
@@ -42,7 +43,7 @@ export function curriculumAccess(deps: {
   courses: Pick<CoursesService, 'visibleTo'>;
   courseRows: CourseRowsPort;
   enrollments: EnrollmentPort;
-  storage: Pick<StorageService, 'signedUrl'>;
+  storage: Pick<StorageService, 'signedUrl' | 'publicUrl'>;
 }) {
   const { db, clock, store, courses, storage } = deps;
   const now = () => clock.now().toISOString();
@@ -97,6 +98,15 @@ export function curriculumAccess(deps: {
     return { asset_url: signed.url, asset_id: row.asset_id, asset_url_expires_at: signed.expiresAt };
   }
 
+  /** A video's or audio's captions (signed, like its file) and poster: none while locked. */
+  function playerExtras(row: LessonsTable, locked: boolean) {
+    if (locked) return { captions: [], poster_url: null };
+    return {
+      captions: parsedCaptions(row).map((c) => ({ ...c, url: storage.signedUrl(c.asset_id).url })),
+      poster_url: row.poster_asset_id ? storage.publicUrl(row.poster_asset_id) : null,
+    };
+  }
+
   /** What the caller sees of lessons in `section`; its drip is worked out once for all of them. */
   function lessonView(section: DripColumns, access: Access) {
     const sectionHold = dripHold(section, access);
@@ -119,6 +129,7 @@ export function curriculumAccess(deps: {
         locked,
         available_at: hold?.toISOString() ?? null,
         quiz: locked || row.quiz === null ? null : quizView(JSON.parse(row.quiz) as QuizInput, access.staff),
+        ...playerExtras(row, locked),
         created_at: row.created_at,
         updated_at: row.updated_at,
       };

@@ -6,9 +6,10 @@ import type { Principal } from '../../http/principal.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { StorageService } from '../storage/service.ts';
 import type { CurriculumAccess } from './access.ts';
+import { PLAYED_TYPES, parsedCaptions, playerExtrasToStore } from './captions.ts';
 import { ASSET_PURPOSES, contentProblem, parsedQuiz, quizToStore, trimmedTitle } from './content-rules.ts';
 import { type CurriculumOrdering, wholeList as list } from './ordering.ts';
-import type { QuizInput } from './schema.ts';
+import type { CaptionInput, QuizInput } from './schema.ts';
 import {
   type Lesson,
   type LessonCreate,
@@ -39,6 +40,13 @@ export function lessonRules(deps: {
   /** Checks that the asset a lesson of `type` is to carry is a ready upload it may carry. */
   async function checkAsset(assetId: string | null | undefined, type: LessonsTable['type']) {
     if (assetId) await storage.requireReady('asset_id', assetId, ASSET_PURPOSES[type]);
+  }
+
+  /** Checks that caption files are ready WebVTT uploads and a poster a ready image. */
+  async function checkPlayerAssets(captions: CaptionInput[] | null | undefined, poster: string | null | undefined) {
+    for (const [i, caption] of (captions ?? []).entries())
+      await storage.requireReady(`captions.${i}.asset_id`, caption.asset_id, ['captions']);
+    if (poster) await storage.requireReady('poster_asset_id', poster, ['image']);
   }
 
   async function sectionForWrite(ex: Executor, id: string) {
@@ -124,6 +132,8 @@ export function lessonRules(deps: {
       const section = await sectionForWrite(db, sectionId);
       const title = trimmedTitle(input.title);
       await checkAsset(input.asset_id, input.type ?? 'text');
+      await checkPlayerAssets(input.captions, input.poster_asset_id);
+      const extras = playerExtrasToStore(input.type ?? 'text', input.captions ?? null, input.poster_asset_id ?? null);
       return inCourse(section.course_id, async (trx) => {
         const current = await sectionForWrite(trx, sectionId);
         const count = await store.countLessons(trx, sectionId);
@@ -150,6 +160,7 @@ export function lessonRules(deps: {
           position,
           status: 'draft',
           quiz: quizToStore(input.type ?? 'text', input.quiz ?? null),
+          ...extras,
           created_at: at,
           updated_at: at,
         };
@@ -177,8 +188,21 @@ export function lessonRules(deps: {
           changes.type ?? before.type,
         );
       }
+      await checkPlayerAssets(input.captions, input.poster_asset_id);
       return withLesson(id, async (trx, row) => {
         const type = changes.type ?? row.type;
+        // A lesson that stops playing (video or audio) drops its captions and poster; given ones are checked.
+        if (input.captions !== undefined || input.poster_asset_id !== undefined || type !== row.type) {
+          const keep = PLAYED_TYPES.includes(type);
+          Object.assign(
+            changes,
+            playerExtrasToStore(
+              type,
+              input.captions !== undefined ? input.captions : keep ? parsedCaptions(row) : null,
+              input.poster_asset_id !== undefined ? input.poster_asset_id : keep ? (row.poster_asset_id ?? null) : null,
+            ),
+          );
+        }
         // Changing a quiz lesson's type drops its questions; a quiz given to another type is refused.
         if (input.quiz !== undefined || type !== row.type) {
           changes.quiz = input.quiz !== undefined ? quizToStore(type, input.quiz) : type === 'quiz' ? row.quiz : null;

@@ -36,7 +36,7 @@ export function curriculumRoutes(fastify: FastifyInstance, service: CurriculumSe
     schema: {
       operationId: 'listSections',
       tags,
-      summary: 'List the sections of a course (by course id or slug), in order',
+      summary: "A course's sections, in order",
       params: CourseKeyParams,
       querystring: SectionListQuery,
       response: { 200: SectionPage, ...readErrors },
@@ -63,7 +63,7 @@ export function curriculumRoutes(fastify: FastifyInstance, service: CurriculumSe
     schema: {
       operationId: 'reorderSections',
       tags,
-      summary: 'Put the sections of a course in a new order (list every section once)',
+      summary: "Reorder a course's sections",
       params: CourseIdParams,
       body: SectionReorder,
       response: { 200: SectionPage, ...writeErrors },
@@ -113,7 +113,7 @@ export function curriculumRoutes(fastify: FastifyInstance, service: CurriculumSe
     schema: {
       operationId: 'listLessons',
       tags,
-      summary: 'List the lessons of a section, in order (bodies only where the caller may see them)',
+      summary: "A section's lessons, in order (bodies where the caller may see them)",
       params: SectionIdParams,
       querystring: LessonListQuery,
       response: { 200: LessonPage, ...readErrors },
@@ -140,7 +140,7 @@ export function curriculumRoutes(fastify: FastifyInstance, service: CurriculumSe
     schema: {
       operationId: 'reorderLessons',
       tags,
-      summary: 'Put the lessons of a section in a new order (list every lesson once)',
+      summary: "Reorder a section's lessons",
       params: SectionIdParams,
       body: LessonReorder,
       response: { 200: LessonPage, ...writeErrors },
@@ -153,7 +153,7 @@ export function curriculumRoutes(fastify: FastifyInstance, service: CurriculumSe
     schema: {
       operationId: 'getLesson',
       tags,
-      summary: 'Get a lesson (locked, without body, unless the caller may see it)',
+      summary: 'Get a lesson (locked unless the caller may see it)',
       params: LessonIdParams,
       response: { 200: Lesson, ...readErrors },
     },
@@ -190,7 +190,7 @@ export function curriculumRoutes(fastify: FastifyInstance, service: CurriculumSe
     schema: {
       operationId: 'moveLesson',
       tags,
-      summary: 'Move a lesson to a place in a section of the same course',
+      summary: 'Move a lesson within its course',
       params: LessonIdParams,
       body: LessonMove,
       response: { 200: Lesson, ...writeErrors },
@@ -210,7 +210,7 @@ export function curriculumRoutes(fastify: FastifyInstance, service: CurriculumSe
   }
 
   for (const [action, operationId, summary] of [
-    ['publish', 'publishLesson', 'Publish a lesson (it needs its content: a body or an asset_url, by type)'],
+    ['publish', 'publishLesson', 'Publish a lesson (it needs its body or file, by type)'],
     ['unpublish', 'unpublishLesson', 'Return a lesson to draft'],
   ] as const) {
     app.post(`/api/v1/lessons/:id/${action}`, {

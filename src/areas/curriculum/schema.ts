@@ -7,10 +7,10 @@ import { HttpUrl, Id, IdParams, Page, Timestamp } from '../../http/schemas.ts';
  */
 export const QuizInput = Type.Object(
   {
-    pass_percent: Type.Integer({ minimum: 0, maximum: 100, description: 'Share of questions to get right to pass' }),
+    pass_percent: Type.Integer({ minimum: 0, maximum: 100, description: 'Share right to pass' }),
     max_attempts: Type.Optional(
       Type.Union([Type.Integer({ minimum: 1, maximum: 100 }), Type.Null()], {
-        description: 'Attempts a student may make; null or absent for no limit',
+        description: 'null or absent: no limit',
       }),
     ),
     questions: Type.Array(
@@ -22,7 +22,7 @@ export const QuizInput = Type.Object(
             minItems: 1,
             maxItems: 10,
             uniqueItems: true,
-            description: 'Indexes (0-based) of the right choices',
+            description: 'Right choices (0-based)',
           }),
           explanation: Type.Optional(Type.String({ maxLength: 2000, description: 'Shown after an attempt' })),
         },
@@ -43,7 +43,7 @@ export const Quiz = Type.Object({
     Type.Object({
       prompt: Type.String(),
       choices: Type.Array(Type.String()),
-      multiple: Type.Boolean({ description: 'More than one choice is right: the question takes several answers' }),
+      multiple: Type.Boolean({ description: 'Several choices are right' }),
       answers: Type.Optional(Type.Array(Type.Integer())),
       explanation: Type.Optional(Type.String()),
     }),
@@ -89,13 +89,11 @@ const Status = Type.Union([Type.Literal('draft'), Type.Literal('published')]);
 const Title = Type.String({ minLength: 1, maxLength: 200 });
 const Position = (description: string) => Type.Integer({ minimum: 0, maximum: 1000, description });
 const AvailableAt = Type.Union([Timestamp, Type.Null()], {
-  description:
-    'When drip opens this to the caller; null when it is open already, or when enrollment (not time) unlocks it',
+  description: 'When drip opens it to the caller; null if open, or if enrolling opens it',
 });
 
 const DripType = Type.Union([Type.Literal('none'), Type.Literal('days_after_enrollment'), Type.Literal('on_date')], {
-  description:
-    'none: open at once; days_after_enrollment: opens `days` days after the student enrolled; on_date: opens at `date`',
+  description: 'none: open at once; days_after_enrollment: `days` after enrolling; on_date: at `date`',
 });
 
 export const Drip = Type.Object({
@@ -135,7 +133,7 @@ export const SectionCreate = Type.Object(
   {
     title: Title,
     drip: Type.Optional(DripInput),
-    position: Type.Optional(Position('Where to insert it (0-based); the end when absent')),
+    position: Type.Optional(Position('0-based; the end when absent')),
   },
   { additionalProperties: false },
 );
@@ -164,12 +162,7 @@ function Reorder<F extends string>(field: F, prefix: string, maxItems: number, d
   return Type.Object({ [field]: ids } as Record<F, typeof ids>, { additionalProperties: false });
 }
 
-export const SectionReorder = Reorder(
-  'section_ids',
-  'sec',
-  MAX_SECTIONS_PER_COURSE,
-  'Every section of the course exactly once, in the new order',
-);
+export const SectionReorder = Reorder('section_ids', 'sec', MAX_SECTIONS_PER_COURSE, 'Each once, in the new order');
 export type SectionReorder = Static<typeof SectionReorder>;
 
 const LessonType = Type.Union([
@@ -182,6 +175,18 @@ const LessonType = Type.Union([
   Type.Literal('quiz'),
 ]);
 
+/** A BCP 47 language tag (en, pt-BR, zh-Hant). */
+const Language = Type.String({ pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]+)*$', maxLength: 35 });
+
+/** A caption file of a video or audio lesson: a WebVTT upload (purpose captions), its language and its name. */
+export const CaptionInput = Type.Object(
+  { asset_id: Id('ast'), language: Language, label: Type.String({ maxLength: 60 }) },
+  { additionalProperties: false },
+);
+export type CaptionInput = Static<typeof CaptionInput>;
+
+export const MAX_CAPTIONS = 10;
+
 export const Lesson = Type.Object(
   {
     id: Id('les'),
@@ -189,26 +194,26 @@ export const Lesson = Type.Object(
     section_id: Id('sec'),
     title: Type.String(),
     type: LessonType,
-    body: Type.Union([Type.String(), Type.Null()], { description: 'null when locked' }),
+    body: Type.Union([Type.String(), Type.Null()]),
     asset_url: Type.Union([Type.String(), Type.Null()], {
-      description:
-        'The lesson file: a signed URL of asset_id when that is set (valid until asset_url_expires_at), else the URL given; null when locked or when there is none',
+      description: 'Signed URL of asset_id (until asset_url_expires_at), or the given URL; null if locked or none',
     }),
-    asset_id: Type.Union([Type.String(), Type.Null()], { description: 'The uploaded file; null when locked' }),
+    asset_id: Type.Union([Type.String(), Type.Null()]),
     asset_url_expires_at: Type.Union([Timestamp, Type.Null()], {
-      description: 'When the signed asset_url stops working (fetch the lesson again for a new one); null otherwise',
+      description: 'When a signed asset_url expires (get the lesson again)',
     }),
     duration_s: Type.Union([Type.Integer(), Type.Null()]),
-    is_preview: Type.Boolean({ description: 'A free sample: its body is open to everyone who can see the course' }),
+    is_preview: Type.Boolean({ description: 'A free sample, open to all who see the course' }),
     position: Type.Integer(),
     status: Status,
-    locked: Type.Boolean({
-      description: 'true when the caller may not see the body yet: enroll in the course, or wait until available_at',
-    }),
+    locked: Type.Boolean({ description: 'Body and files hidden (null): enroll, or wait for available_at' }),
     available_at: AvailableAt,
-    quiz: Type.Union([Quiz, Type.Null()], {
-      description: 'A quiz lesson’s questions (answers shown to staff only); null when locked or not a quiz',
-    }),
+    quiz: Type.Union([Quiz, Type.Null()], { description: 'Answers shown to staff only; null if locked or not a quiz' }),
+    captions: Type.Array(
+      Type.Object({ asset_id: Type.String(), language: Type.String(), label: Type.String(), url: Type.String() }),
+      { description: 'url: signed' },
+    ),
+    poster_url: Type.Union([Type.String(), Type.Null()]),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -220,22 +225,20 @@ export const LessonCreate = Type.Object(
   {
     title: Title,
     type: Type.Optional(LessonType),
-    body: Type.Optional(
-      Type.String({ maxLength: 100_000, description: 'Text, a quiz’s introduction, or embed code, by type' }),
-    ),
-    quiz: Type.Optional(Type.Union([QuizInput, Type.Null()], { description: 'The questions of a quiz lesson' })),
-    asset_url: Type.Optional(
-      Type.Union([HttpUrl, Type.Null()], { description: 'The video, audio, pdf or download file, elsewhere' }),
-    ),
+    body: Type.Optional(Type.String({ maxLength: 100_000, description: 'Text, quiz intro or embed code' })),
+    quiz: Type.Optional(Type.Union([QuizInput, Type.Null()])),
+    asset_url: Type.Optional(Type.Union([HttpUrl, Type.Null()], { description: 'A file elsewhere' })),
     asset_id: Type.Optional(
       Type.Union([Id('ast'), Type.Null()], {
         description:
-          'An uploaded file (POST /api/v1/storage/assets) of the purpose the type needs (video, audio, pdf; any for download, text, quiz and embed); served in place of asset_url, to entitled callers only',
+          'An upload of the purpose the type needs (video, audio, pdf; any for the rest); replaces asset_url',
       }),
     ),
     duration_s: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000 }), Type.Null()])),
     is_preview: Type.Optional(Type.Boolean()),
-    position: Type.Optional(Position('Where to insert it in the section (0-based); the end when absent')),
+    captions: Type.Optional(Type.Array(CaptionInput, { maxItems: MAX_CAPTIONS })),
+    poster_asset_id: Type.Optional(Type.Union([Id('ast'), Type.Null()])),
+    position: Type.Optional(Position('0-based; the end when absent')),
   },
   { additionalProperties: false },
 );
@@ -261,18 +264,13 @@ export const LessonPage = Page(Lesson);
 export const LessonMove = Type.Object(
   {
     section_id: Id('sec'),
-    position: Type.Optional(Position('Place in the target section (0-based); the end when absent')),
+    position: Type.Optional(Position('0-based; the end when absent')),
   },
   { additionalProperties: false },
 );
 export type LessonMove = Static<typeof LessonMove>;
 
-export const LessonReorder = Reorder(
-  'lesson_ids',
-  'les',
-  MAX_LESSONS_PER_SECTION,
-  'Every lesson of the section exactly once, in the new order',
-);
+export const LessonReorder = Reorder('lesson_ids', 'les', MAX_LESSONS_PER_SECTION, 'Each once, in the new order');
 export type LessonReorder = Static<typeof LessonReorder>;
 
 export const SectionIdParams = IdParams('sec');

@@ -5,6 +5,7 @@ import type { StorageService } from '../storage/service.ts';
 import { curriculumAccess } from './access.ts';
 import { lessonRules } from './lessons.ts';
 import { curriculumOrdering } from './ordering.ts';
+import { playbackRules } from './playback.ts';
 import type { CourseRowsPort, EnrollmentPort } from './ports.ts';
 import { gradeQuiz } from './quiz.ts';
 import { sectionRules } from './sections.ts';
@@ -32,6 +33,7 @@ export function curriculumService(
   return {
     ...sectionRules({ ...deps, access, ordering }),
     ...lessonRules({ ...deps, access, ordering }),
+    ...playbackRules({ ...deps, access }),
     /** How a submission scores against a quiz: what the students area records as an attempt. */
     gradeQuiz,
     /**

@@ -1,4 +1,4 @@
-import type { Executor, LessonsTable, SectionsTable } from '../../db/tables.ts';
+import type { Executor, LessonsTable, PlaybackPositionsTable, SectionsTable } from '../../db/tables.ts';
 
 export function curriculumStore() {
   return {
@@ -145,6 +145,32 @@ export function curriculumStore() {
 
     setLessonPosition: async (ex: Executor, id: string, position: number, at: string) => {
       await ex.updateTable('lessons').set({ position, updated_at: at }).where('id', '=', id).execute();
+    },
+
+    findPlayback: (ex: Executor, userId: string, lessonId: string) =>
+      ex
+        .selectFrom('playback_positions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('lesson_id', '=', lessonId)
+        .executeTakeFirst(),
+
+    /**
+     * Records where the person is in the lesson, unless they recorded it after `notAfter` (the throttle): decided by
+     * the one statement that writes, so two saves at once cannot both pass. False when it was not written.
+     */
+    savePlayback: async (ex: Executor, row: PlaybackPositionsTable, notAfter: string) => {
+      const result = await ex
+        .insertInto('playback_positions')
+        .values(row)
+        .onConflict((oc) =>
+          oc
+            .columns(['user_id', 'lesson_id'])
+            .doUpdateSet({ position_s: row.position_s, duration_s: row.duration_s, updated_at: row.updated_at })
+            .where('playback_positions.updated_at', '<=', notAfter),
+        )
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
   };
 }

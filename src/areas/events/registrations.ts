@@ -5,7 +5,7 @@ import { isStaff, type Principal } from '../../http/principal.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import type { References } from '../references.ts';
-import { withRowLock } from '../row-locks.ts';
+import { lockRow, withRowLock } from '../row-locks.ts';
 import type { StudentsService } from '../students/service.ts';
 import type { MembershipRule } from '../subscriptions/service.ts';
 import type { EventNotices } from './notices.ts';
@@ -155,9 +155,24 @@ export function eventRegistrations(
     return principal.userId;
   };
 
+  /**
+   * Ends every seat and place in line `userId` holds for an event that has not started, each under its event's lock,
+   * a freed seat going to the first in line: part of deleting their account, in its transaction. Past registrations
+   * stay, as the record of who came.
+   */
+  async function releaseAllOf(trx: Executor, userId: string) {
+    for (const { event_id: id } of await store.upcomingRegistrationsOf(trx, userId, now())) {
+      if (!(await lockRow(trx, 'events', id))) continue;
+      // Read again under the lock: the seat may have been given up, or the event begun, meanwhile.
+      const [event, live] = [await reread(trx, id), await store.liveRegistration(trx, id, userId)];
+      if (event.status === 'scheduled' && live) await release(trx, event, live);
+    }
+  }
+
   return {
     promote,
     people,
+    releaseAllOf,
 
     operations: {
       /** The caller registers themselves (staff and owners need meet no course or plan condition). */

@@ -329,6 +329,8 @@ export function eventsService(
 
     ...registrations.operations,
     ...calendars,
+    /** Gives up a person's seats and places in line for upcoming events, in the caller's transaction (account deletion). */
+    releaseSeatsOf: registrations.releaseAllOf,
     /** Sends the reminders an event owes (the job's work, callable again: each person gets theirs once). */
     remind: reminders.remind,
   };

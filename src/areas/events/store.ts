@@ -113,6 +113,18 @@ export function eventsStore() {
         .where('status', '!=', 'canceled')
         .executeTakeFirst(),
 
+    /** A person's seats and places in line for events that have not started, oldest first. */
+    upcomingRegistrationsOf: (ex: Executor, userId: string, now: Timestamp) =>
+      ex
+        .selectFrom('event_registrations')
+        .innerJoin('events', 'events.id', 'event_registrations.event_id')
+        .selectAll('event_registrations')
+        .where('event_registrations.user_id', '=', userId)
+        .where('event_registrations.status', '!=', 'canceled')
+        .where(statusAt(now), '=', 'scheduled')
+        .orderBy('event_registrations.id')
+        .execute(),
+
     registrationById: (ex: Executor, eventId: string, id: string) =>
       ex
         .selectFrom('event_registrations')

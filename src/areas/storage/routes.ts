@@ -5,6 +5,7 @@ import { errors } from '../../http/errors.ts';
 import { etagMatches } from '../../http/etag.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import { withoutDeceptive } from '../../security/deceptive-text.ts';
+import { VariantParams } from './image-variants.ts';
 import { Asset, AssetCreate, AssetIdParams, AssetListQuery, AssetPage, MediaParams, MediaQuery } from './schema.ts';
 import type { StorageService } from './service.ts';
 
@@ -95,6 +96,25 @@ export function mediaRoutes(fastify: FastifyInstance, service: StorageService) {
     config: { public: true },
     schema: { params: MediaParams, querystring: MediaQuery },
     handler: async (request, reply) => serve(request, reply, service, request.params.id, request.query),
+  });
+
+  // A variant's name is a hash of its bytes: what is served under it never changes, so it may be kept for good.
+  app.get('/media/:id/:name', {
+    config: { public: true },
+    schema: { params: VariantParams },
+    handler: async (request, reply) => {
+      const variant = await service.variant(request.params.id, request.params.name);
+      if (!variant) throw errors.notFound('file');
+      reply
+        .header('content-type', variant.contentType)
+        .header('x-content-type-options', 'nosniff')
+        .header('etag', variant.etag)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('cross-origin-resource-policy', 'cross-origin');
+      if (etagMatches(request.headers['if-none-match'], variant.etag)) return reply.code(304).send();
+      reply.header('content-length', variant.byteSize);
+      return reply.send(await service.open(variant.key));
+    },
   });
 }
 

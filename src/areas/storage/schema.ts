@@ -15,15 +15,25 @@ export const PURPOSES = {
   pdf: { types: ['application/pdf'], public: false },
   /** Any file: served as the type its bytes show (else application/octet-stream), always as an attachment. */
   download: { types: [] as string[], public: false },
+  /** A lesson's captions: WebVTT, told by its signature ("WEBVTT" first), at most CAPTIONS_LIMIT_BYTES. */
+  captions: { types: ['text/vtt'], public: false },
 } as const;
+
+/** Captions are text: an hour of speech is some 60 kB of WebVTT. */
+export const CAPTIONS_LIMIT_BYTES = 1_000_000;
 
 export type Purpose = keyof typeof PURPOSES;
 
 const PurposeSchema = Type.Union(
-  [Type.Literal('image'), Type.Literal('video'), Type.Literal('audio'), Type.Literal('pdf'), Type.Literal('download')],
-  {
-    description: 'image (covers, avatars, logos: public), video, audio, pdf, download (lesson media: signed URLs only)',
-  },
+  [
+    Type.Literal('image'),
+    Type.Literal('video'),
+    Type.Literal('audio'),
+    Type.Literal('pdf'),
+    Type.Literal('download'),
+    Type.Literal('captions'),
+  ],
+  { description: 'image: public; video, audio, pdf, download, captions (WebVTT): signed URLs only' },
 );
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('ready'), Type.Literal('failed')], {
   description: 'pending until its bytes are uploaded to upload_url; then ready, or failed (see failure_reason)',

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import { newId } from '../../db/ids.ts';
 import { insertWith } from '../../db/request-writes.ts';
 import type { AssetsTable } from '../../db/tables.ts';
@@ -10,7 +11,16 @@ import type { MediaUrls } from '../../storage/media-urls.ts';
 import { baseType, SNIFF_BYTES, sniffType } from '../../storage/sniff.ts';
 import type { AreaDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
-import { type Asset, type AssetCreate, type AssetListQuery, PURPOSES, type Purpose } from './schema.ts';
+import { derivedFiles } from './derived-files.ts';
+import { imageVariants } from './image-variants.ts';
+import {
+  type Asset,
+  type AssetCreate,
+  type AssetListQuery,
+  CAPTIONS_LIMIT_BYTES,
+  PURPOSES,
+  type Purpose,
+} from './schema.ts';
 import type { StorageStore } from './store.ts';
 
 /** A refusal found while reading the bytes: the asset becomes failed with `reason`. */
@@ -31,12 +41,15 @@ class Refused extends Error {
 export function storageService(deps: AreaDeps & { store: StorageStore; blobs: BlobStore; urls: MediaUrls }) {
   const { db, clock, store, blobs, urls, config } = deps;
   const now = () => clock.now().toISOString();
+  const variants = imageVariants({ db, clock, jobs: deps.jobs, store, blobs });
+  const derived = derivedFiles(blobs);
   const limits: Record<Purpose, number> = {
     image: config.UPLOAD_LIMIT_IMAGE_BYTES,
     video: config.UPLOAD_LIMIT_VIDEO_BYTES,
     audio: config.UPLOAD_LIMIT_AUDIO_BYTES,
     pdf: config.UPLOAD_LIMIT_PDF_BYTES,
     download: config.UPLOAD_LIMIT_DOWNLOAD_BYTES,
+    captions: CAPTIONS_LIMIT_BYTES,
   };
 
   /** Where a ready asset is served to whoever may see it: its public URL, or a signed one valid from now. */
@@ -203,7 +216,13 @@ export function storageService(deps: AreaDeps & { store: StorageStore; blobs: Bl
           throw new Refused(`The bytes have SHA-256 ${sha256}, not ${row.expected_sha256} as declared.`);
         }
         const changes = { status: 'ready', content_type: type, sha256, storage_key: key, updated_at: now() } as const;
-        if (await store.updateWhilePending(db, id, changes)) return toAsset({ ...row, ...changes });
+        // An image's variants are made once, in the background, by a job that exists exactly when the image is ready.
+        const readied = await db.transaction().execute(async (trx) => {
+          const done = await store.updateWhilePending(trx, id, changes);
+          if (done && row.purpose === 'image') await variants.queue(trx, id);
+          return done;
+        });
+        if (readied) return toAsset({ ...row, ...changes });
         throw errors.conflict('Another upload of this asset finished first.');
       } catch (error) {
         // Bytes that did not make the asset ready are nobody's.
@@ -266,6 +285,22 @@ export function storageService(deps: AreaDeps & { store: StorageStore; blobs: Bl
     },
 
     open: (key: string, range?: { start: number; end: number }) => blobs.get(key, range),
+
+    /** The uploaded images among `ids` as pages show them: size, placeholder and variants (once they are made). */
+    images: variants.images,
+    /** A variant of an image to serve, by the name its address gives; undefined for none. */
+    variant: variants.variant,
+    /** Queues the variants of images uploaded before variants existed; run once at start. */
+    queueMissingVariants: variants.queueMissing,
+    /** A file made from the school's data (a share image), made once and kept under `name` in the blob store. */
+    keepDerived: derived.keep,
+
+    /** The bytes of a ready image, to draw from (a share image crops a course's cover); undefined for any other. */
+    async imageBytes(id: string): Promise<Buffer | undefined> {
+      const row = await store.find(db, id);
+      if (row?.purpose !== 'image' || row.status !== 'ready' || !row.storage_key) return undefined;
+      return buffer(await blobs.get(row.storage_key));
+    },
   };
 }
 

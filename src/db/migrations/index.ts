@@ -22,6 +22,12 @@ import { security } from './020_security.ts';
 import { moneyAndAccess } from './021_money_and_access.ts';
 import { footerLinks } from './022_footer_links.ts';
 import { productImages } from './023_product_images.ts';
+import { playbackPositions } from './026_playback_positions.ts';
+import { coursePageFields } from './027_course_page_fields.ts';
+import { homeAndTheme } from './028_home_and_theme.ts';
+import { courseSearch } from './029_course_search.ts';
+import { imageVariants } from './030_image_variants.ts';
+import { auditPseudonyms } from './031_audit_pseudonyms.ts';
 
 /** Migrations live in code, in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +54,12 @@ const migrations: Record<string, Migration> = {
   '021_money_and_access': moneyAndAccess,
   '022_footer_links': footerLinks,
   '023_product_images': productImages,
+  '026_playback_positions': playbackPositions,
+  '027_course_page_fields': coursePageFields,
+  '028_home_and_theme': homeAndTheme,
+  '029_course_search': courseSearch,
+  '030_image_variants': imageVariants,
+  '031_audit_pseudonyms': auditPseudonyms,
 };
 
 export const migrationProvider: MigrationProvider = {

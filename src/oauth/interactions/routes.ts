@@ -25,15 +25,15 @@ const INTERACTION_NOTE_MS = INTERACTION_TTL_SECONDS * 1000;
  */
 export function registerInteractionRoutes(
   app: FastifyInstance,
-  deps: { provider: Provider; render: PageRenderer; defaultResource: string; clock: Clock },
+  deps: { provider: () => Provider; render: PageRenderer; defaultResource: string; clock: Clock },
 ) {
-  const { provider, render } = deps;
+  const { render } = deps;
   const nowMs = () => deps.clock.now().getTime();
   const config = { page: true };
 
   const details = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
-      return await provider.interactionDetails(request.raw, reply.raw);
+      return await deps.provider().interactionDetails(request.raw, reply.raw);
     } catch {
       throw new ApiError(
         'not_found',
@@ -85,7 +85,9 @@ export function registerInteractionRoutes(
     );
 
   const finish = async (request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge: boolean) => {
-    const url = await provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+    const url = await deps
+      .provider()
+      .interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
     return reply.redirect(url, 303);
   };
 
@@ -111,7 +113,7 @@ export function registerInteractionRoutes(
         for (const [key, value] of Object.entries(params)) if (value !== undefined) restart.set(key, String(value));
         return reply.redirect(`${OAUTH_PATHS.authorization}?${restart}`, 303);
       }
-      const client = await provider.Client.find(params.client_id);
+      const client = await deps.provider().Client.find(params.client_id);
       if (!client) throw new ApiError('not_found', 'The app that sent this request no longer exists.');
       const loginPending = interaction.prompt.name === 'login';
       if (loginPending) {
@@ -186,8 +188,8 @@ export function registerInteractionRoutes(
       const params = interaction.params as AuthorizationParams;
       const { granted, dropped } = scopesFor(viewer.role, params);
       const grant =
-        (interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined) ??
-        new provider.Grant({ accountId: viewer.id, clientId: params.client_id });
+        (interaction.grantId ? await deps.provider().Grant.find(interaction.grantId) : undefined) ??
+        new (deps.provider().Grant)({ accountId: viewer.id, clientId: params.client_id });
       if (granted.length) grant.addOIDCScope(granted.join(' '));
       if (dropped.length) grant.rejectOIDCScope(dropped.join(' '));
       // At the consent prompt the provider names the resources still missing scopes; answered early, at the login

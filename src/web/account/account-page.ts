@@ -4,6 +4,7 @@ import Type from 'typebox';
 import type { AccountService } from '../../areas/account/service.ts';
 import type { SchoolService } from '../../areas/school/service.ts';
 import { ApiError } from '../../http/errors.ts';
+import { schoolDates } from '../../text/dates.ts';
 import { html } from '../../text/html.ts';
 import { fieldLabel } from '../shared/forms.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
@@ -52,11 +53,7 @@ export function registerAccountPage(
       account.listConnectedApps(principal),
       deps.school.get(principal),
     ]);
-    const format = new Intl.DateTimeFormat(school.locale ?? 'en', {
-      dateStyle: 'medium',
-      timeStyle: 'short',
-      timeZone: school.timezone ?? 'UTC',
-    });
+    const dates = schoolDates(school.locale, school.timezone);
     const refused = extra.refused && {
       part: extra.refused.part,
       message: extra.refused.error.message,
@@ -67,7 +64,7 @@ export function registerAccountPage(
       sessions: sessions.data,
       apps: apps.data,
       csrf: reply.generateCsrf(),
-      when: (at) => format.format(new Date(at)),
+      when: dates.dayAndTime,
       done: extra.done,
       refused,
     });

@@ -113,6 +113,8 @@ export function deleteView(csrf: string, problems: FieldProblem[] = [], message?
 <li>your name and e-mail address are erased, and you are signed out everywhere;</li>
 <li>your comments lose their words, your certificates are withdrawn, and the forms you sent are deleted;</li>
 <li>apps you connected lose access;</li>
+<li>your seats at events that have not happened yet go to the next people waiting;</li>
+<li>the e-mails the school kept for you and the record of your sign-ins are deleted;</li>
 <li>your orders stay in the school's books, as the law requires, under "Deleted account".</li>
 </ul>
 <p>You may want to <a href="/account/export" download>download your data</a> first.</p>

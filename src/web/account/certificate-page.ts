@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { CertificatesService } from '../../areas/certificates/service.ts';
 import { errors } from '../../http/errors.ts';
+import { schoolDates } from '../../text/dates.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
 import { Key } from '../shared/page-schemas.ts';
 import { certificateView } from './certificate-view.ts';
@@ -27,11 +28,7 @@ export function registerCertificatePages(
       const certificate = await deps.certificates.verify(code);
       if (!certificate) throw errors.notFound('certificate');
       const school = await deps.school();
-      const date = (timestamp: string) =>
-        new Intl.DateTimeFormat(school?.locale ?? 'en', {
-          dateStyle: 'long',
-          timeZone: school?.timezone ?? 'UTC',
-        }).format(new Date(timestamp));
+      const date = schoolDates(school?.locale, school?.timezone).day;
       const schoolName = school?.name ?? 'Lyceum';
       reply.header('x-robots-tag', 'noindex');
       if (pdf) {

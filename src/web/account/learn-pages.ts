@@ -6,8 +6,9 @@ import { ApiError } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
 import { escapeHtml, html } from '../../text/html.ts';
 import { coursePath } from '../shared/course-cards.ts';
+import { registerPlayerAssets } from '../shared/lesson-player.ts';
 import type { PageRenderer } from '../shared/page-context.ts';
-import { ButtonBody, Key, NumberedFormBody, PageQuery, SlugParams } from '../shared/page-schemas.ts';
+import { ButtonBody, FormBody, Key, NumberedFormBody, PageQuery, SlugParams, Text } from '../shared/page-schemas.ts';
 import { formPage, signInGate } from '../shared/sign-in-gate.ts';
 import { schoolFacts } from '../shared/site-deps.ts';
 import { viewerPrincipal } from '../shared/viewer.ts';
@@ -27,6 +28,10 @@ const LessonParams = Type.Object({ slug: Key, lesson: Key });
 type LessonParams = Static<typeof LessonParams>;
 const lessonParams = { params: LessonParams };
 
+const PositionBody = FormBody({ position_s: Text(20), duration_s: Text(20) });
+/** A video or audio lesson counts as done once the student has played this share of it. */
+const COMPLETE_AT = 0.9;
+
 const refusal = (error: unknown) =>
   error instanceof ApiError && (error.code === 'conflict' || error.code === 'invalid_request') ? error : undefined;
 const notFound = (error: unknown) => error instanceof ApiError && error.code === 'not_found';
@@ -43,11 +48,11 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
   const config = { page: true };
 
   const signedIn = signInGate();
+  // The player and PDF viewer's files; the public site's lesson previews use them too.
+  registerPlayerAssets(fastify);
 
   async function dateOf() {
-    const school = await schoolFacts(deps.areas.school);
-    const format = new Intl.DateTimeFormat(school.locale, { dateStyle: 'medium', timeZone: 'UTC' });
-    return (timestamp: string) => format.format(new Date(timestamp));
+    return (await schoolFacts(deps.areas.school)).dates.day;
   }
 
   /** The viewer's progress through the course; null for staff; undefined when a student is not enrolled. */
@@ -85,18 +90,29 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
     if (lesson.course_id !== course.id || lesson.status !== 'published') {
       return reply.redirect(learnPath(course.slug), 303);
     }
-    const [outline, date, certificateUrl, attempts] = await Promise.all([
+    const played = progress && !lesson.locked && (lesson.type === 'video' || lesson.type === 'audio');
+    const [outline, date, certificateUrl, attempts, position] = await Promise.all([
       outlineOf(principal, course.id),
       dateOf(),
       certificateOf(principal, course.id),
       lesson.type === 'quiz' && progress ? students.myQuizAttempts(principal, lesson.id) : undefined,
+      played ? curriculum.playbackPosition(principal, lesson.id) : undefined,
     ]);
+    const csrf = reply.generateCsrf();
     const body = playerView({
       course,
       outline,
       lesson,
       progress,
-      csrf: reply.generateCsrf(),
+      csrf,
+      resume: played
+        ? {
+            saveUrl: `${playerPath(course.slug, lesson.id)}/position`,
+            csrf,
+            positionS: position?.position_s ?? 0,
+            completed: progress.lessons.some((l) => l.id === lesson.id && l.completed_at !== null),
+          }
+        : undefined,
       quiz: attempts ? { attempts: attempts.data, latest: extra.latest } : undefined,
       certificateUrl,
       problem: extra.problem,
@@ -187,6 +203,28 @@ export function registerLearnPages(fastify: FastifyInstance, deps: { areas: Lear
         if (!refused) throw error;
         return showLesson(request, reply, { problem: refused.message }, 409);
       }
+    },
+  );
+
+  /**
+   * The player saves where the student is (every ten seconds, on pause, and by sendBeacon when the page goes): JSON
+   * answers, errors in the API's shape. Played to COMPLETE_AT of its length, the lesson is completed by the students
+   * area's rule, as the "Mark as complete" button would. Signed out, not enrolled, locked or not played: 404.
+   */
+  app.post(
+    '/learn/:slug/:lesson/position',
+    { schema: { params: LessonParams, body: PositionBody }, config: { public: true }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const principal = viewerPrincipal(request.viewer);
+      const number = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+      const saved = await curriculum.savePlaybackPosition(principal, request.params.lesson, {
+        position_s: number(request.body.position_s),
+        duration_s: number(request.body.duration_s),
+      });
+      reply.header('cache-control', 'no-store');
+      if (saved.position_s < COMPLETE_AT * saved.duration_s) return reply.code(204).send();
+      const progress = await students.completeMyLesson(principal, saved.lesson.id);
+      return { completed: true, percent: progress.percent };
     },
   );
 

@@ -3,6 +3,7 @@ import type { Lesson, QuizAttempt, Section } from '../../areas/curriculum/schema
 import type { Progress } from '../../areas/students/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { csrfField } from '../shared/layout.ts';
+import { lessonMedia, type Resume } from '../shared/lesson-player.ts';
 import { markdownHtml } from '../shared/markdown.ts';
 
 export const learnPath = (slug: string) => `/learn/${encodeURIComponent(slug)}`;
@@ -33,6 +34,8 @@ export type PlayerData = {
   date: (timestamp: string) => string;
   /** The title of the lesson the student just marked complete, when this page follows that. */
   justCompleted?: string;
+  /** A video or audio lesson of an enrolled student: where they stopped, and where the player saves it. */
+  resume?: Resume;
 };
 
 /** The lessons in course order, for previous / next. */
@@ -90,11 +93,10 @@ function material(data: PlayerData): SafeHtml {
   const text = lesson.body ? markdownHtml(lesson.body) : [];
   switch (lesson.type) {
     case 'video':
-      return html`${url ? html`<video class="media" controls preload="metadata" src="${url}"><a href="${url}">Download the video</a></video>` : ''}${text}`;
     case 'audio':
-      return html`${url ? html`<audio class="media" controls preload="metadata" src="${url}"><a href="${url}">Download the recording</a></audio>` : ''}${text}`;
+      return html`${lessonMedia(lesson, data.resume)}${text}`;
     case 'pdf':
-      return html`${text}${url ? html`<p><a class="button" href="${url}" target="_blank" rel="noopener">Open the PDF</a></p>` : ''}`;
+      return html`${text}${lessonMedia(lesson)}`;
     case 'download':
       return html`${text}${url ? html`<p><a class="button" href="${url}" download>Download the file</a></p>` : ''}`;
     case 'embed':
@@ -161,7 +163,7 @@ function completion(data: PlayerData): SafeHtml {
   const completedAt = progress.lessons.find((l) => l.id === lesson.id)?.completed_at;
   if (completedAt) return html`<p class="done-note">Completed on ${data.date(completedAt)}.</p>`;
   if (lesson.type === 'quiz') return html`<p class="meta">Pass the quiz to complete this lesson.</p>`;
-  return html`<form method="post" action="${playerPath(data.course.slug, lesson.id)}/complete">${csrfField(
+  return html`<form method="post" class="complete-lesson" action="${playerPath(data.course.slug, lesson.id)}/complete">${csrfField(
     data.csrf,
   )}<p><button type="submit">Mark as complete</button></p></form>`;
 }

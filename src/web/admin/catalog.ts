@@ -95,6 +95,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     markdown: ['body'],
     screens: [
       { path: 'media', label: 'Upload a file' },
+      { path: 'captions', label: 'Captions and poster', replaces: ['captions', 'poster_asset_id'] },
       { path: 'quiz', label: 'Questions', replaces: ['quiz'], when: { field: 'type', is: 'quiz' } },
     ],
     hidden: true,
@@ -301,6 +302,8 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
     update: 'updateAppearance',
     preview: 'theme',
     screens: [
+      { path: 'theme', label: 'Theme', replaces: ['theme'] },
+      { path: 'home', label: 'Home page', replaces: ['home'] },
       { path: 'menu', label: 'Menu and footer links', replaces: ['navigation', 'footer'] },
       { path: 'fonts', label: 'Fonts', replaces: ['fonts'] },
       { path: 'logo', label: 'Logo', replaces: ['logo_url', 'logo_asset_id'] },

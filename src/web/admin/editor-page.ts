@@ -11,5 +11,5 @@ export function editorPage(deps: EditorDeps) {
   const page = adminPage(deps);
   const head = html`<link rel="stylesheet" href="${deps.editorStyle.href}">`;
   return (request: FastifyRequest, reply: FastifyReply, opts: Parameters<typeof page>[2]) =>
-    page(request, reply, { ...opts, head });
+    page(request, reply, { ...opts, head: html`${head}${opts.head ?? ''}` });
 }

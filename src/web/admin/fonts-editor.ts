@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { csrfField } from '../shared/layout.ts';
 import { DerivedFormBody } from '../shared/page-schemas.ts';
+import { THEME_GALLERY_HREF } from '../shared/theme.ts';
+import { fontClass } from '../shared/theme-gallery-css.ts';
 import { ADMIN_ROUTE, adminGate, adminPostGate, one, refusal } from './admin-context.ts';
 import { type EditorDeps, editorPage } from './editor-page.ts';
 
@@ -17,12 +19,12 @@ const FONT_WORDS: Record<string, string> = {
   'sans-serif': 'A plain font without serifs',
   serif: 'A classic font with serifs',
   monospace: 'A typewriter font',
+  Inter: 'Inter (served by the school)',
+  'Source Serif 4': 'Source Serif 4 (served by the school)',
+  Fraunces: 'Fraunces (served by the school)',
 };
 
 type Chosen = Record<string, string>;
-
-/** A font as CSS names it: a generic family bare, a named one quoted. */
-const family = (font: string) => (font in FONT_WORDS ? font : `'${font}'`);
 
 /**
  * The site's fonts at /admin/appearance/fonts: each choice is shown by name in its own face, with a sample. The
@@ -51,6 +53,8 @@ export function registerFontsEditor(fastify: FastifyInstance, deps: EditorDeps) 
       current: 'appearance',
       status: refused?.status,
       notice: query && 'saved' in query ? 'The fonts are saved.' : undefined,
+      // Each sample in its own font (served fonts included), by class: the CSP admits no inline style.
+      head: html`<link rel="stylesheet" href="${THEME_GALLERY_HREF}">`,
       body: html`<p><a href="/admin/appearance">Back to the appearance</a></p>${
         refused?.message ? html`<div class="error" role="alert"><p>${refused.message}</p></div>` : ''
       }<form method="post" action="/admin/appearance/fonts" class="admin-form fonts-editor">${csrfField(reply.generateCsrf())}
@@ -104,6 +108,6 @@ ${fonts.map(
   ) => html`<div class="font-option"><input type="radio" id="font-${role.key}-${font.replace(/\W+/g, '-')}" name="${role.key}" value="${font}"${
     font === chosen ? html` checked` : ''
   }> <label for="font-${role.key}-${font.replace(/\W+/g, '-')}"><span class="font-name">${FONT_WORDS[font] ?? font}</span>
-<span class="font-sample" style="font-family: ${family(font)}">${role.sample}</span></label></div>`,
+<span class="font-sample ${fontClass(font)}">${role.sample}</span></label></div>`,
 )}</fieldset>`;
 }

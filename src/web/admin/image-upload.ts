@@ -6,12 +6,11 @@ import { ADMIN_ROUTE, adminGate, adminPostGate, one, refusal } from './admin-con
 import { type EditorDeps, editorPage } from './editor-page.ts';
 import type { AdminRouteCall } from './form-kit/calls.ts';
 import type { PostedForm } from './form-kit/form-values.ts';
+import { acceptMultipartForms } from './form-kit/multipart.ts';
 import { imageUploadView } from './image-upload-view.ts';
 
 /** How long an upload address stays good after the picture was announced. */
 const UPLOAD_TTL_MS = 3_600_000;
-/** The largest picture the no-script form takes (its bytes pass through this process); the API may allow less. */
-const FORM_UPLOAD_BYTES = 20_000_000;
 
 /**
  * The objects that carry a picture, by admin address. `asset` is the field taking an uploaded image; without one
@@ -270,17 +269,7 @@ export function registerImageUploads(
   };
 
   app.register(async (scope) => {
-    // Multipart forms (the no-script upload) read into a web FormData; its file part is a File.
-    scope.addContentTypeParser(
-      'multipart/form-data',
-      { parseAs: 'buffer', bodyLimit: FORM_UPLOAD_BYTES },
-      async (request: FastifyRequest, body: Buffer | string) => {
-        const form = await new Response(body, {
-          headers: { 'content-type': String(request.headers['content-type']) },
-        }).formData();
-        return Object.fromEntries(form.entries());
-      },
-    );
+    acceptMultipartForms(scope);
     const typed = scope.withTypeProvider<TypeBoxTypeProvider>();
     for (const key of ['courses', 'lecturers', 'posts', 'products'] as const)
       typed.post(

@@ -17,7 +17,9 @@ import { registerFontsEditor } from './fonts-editor.ts';
 import { registerFormExport } from './form-export.ts';
 import { adminCalls, adminRouteCalls } from './form-kit/calls.ts';
 import type { SchoolClock } from './form-kit/school-time.ts';
+import { registerHomeEditor } from './home-editor.ts';
 import { registerImageUploads } from './image-upload.ts';
+import { registerLessonCaptions } from './lesson-captions.ts';
 import { registerLessonMedia } from './lesson-media.ts';
 import { registerMenuEditor } from './menu-editor.ts';
 import { registerOperationPages } from './operation-pages.ts';
@@ -27,6 +29,7 @@ import { registerMarkdownPreview } from './preview.ts';
 import { registerQuizBuilder } from './quiz-builder.ts';
 import { registerResourcePages } from './resource-pages.ts';
 import { registerStudentsImport } from './students-import.ts';
+import { registerThemeEditor } from './theme-editor.ts';
 
 /** The owner's admin at /admin: every screen calls the API's own operations as the signed-in staff member. */
 export function registerAdmin(
@@ -87,8 +90,11 @@ export function registerAdmin(
   registerQuizBuilder(app, editors);
   registerDripEditor(app, editors);
   registerFontsEditor(app, editors);
+  registerThemeEditor(app, editors);
+  registerHomeEditor(app, editors);
   registerMenuEditor(app, editors);
   registerImageUploads(app, { ...editors, route, now: deps.now });
+  registerLessonCaptions(app, { ...editors, route });
   registerOperationPages(app, admin);
   registerResourcePages(app, admin);
   return admin;

@@ -1,5 +1,6 @@
 import type { User } from '../../identity/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
+import { SITE_CSS_HREF } from './assets.ts';
 import { FAVICON_PATH } from './favicon.ts';
 
 /** What every page shows of the school's look: its logo, menu and footer (the colours come from /assets/theme.css). */
@@ -11,6 +12,12 @@ export type SiteLook = {
   footer: { label: string; url: string }[];
   /** Changes whenever the theme stylesheet does, so the link to it can be cached for good. */
   themeVersion: string;
+  /** The built-in theme, named on <html> for rules of one theme only. */
+  theme: string;
+  /** The fonts' files that the page asks for early, so text is shown in them soon after it is first drawn. */
+  fontPreloads: string[];
+  /** The language of the school's pages (its locale). */
+  locale: string;
 };
 
 export type PageContext = { schoolName: string | undefined; viewer: User | undefined; look?: SiteLook };
@@ -18,9 +25,21 @@ export type PageContext = { schoolName: string | undefined; viewer: User | undef
 export type LayoutOptions = {
   /** Extra elements of <head>: description, canonical link, Open Graph tags, JSON-LD. */
   head?: SafeHtml;
-  /** The path the page is at, so "Sign in" can come back to it. */
+  /** The path the page is at, so "Sign in" can come back to it, and the menu can mark where the visitor is. */
   path?: string;
+  /**
+   * A band across the whole width at the top of the page (the home page's hero, a course's head) that holds the
+   * page's <h1> in place of the plain title.
+   */
+  banner?: SafeHtml;
 };
+
+/** Whether a menu item leads to the page at `path` or to the section it is in ("/courses" for "/courses/oil"). */
+function isCurrent(url: string, path: string | undefined): boolean {
+  if (!path || !url.startsWith('/')) return false;
+  const page = path.split('?')[0] ?? '';
+  return url === '/' ? page === '/' : page === url || page.startsWith(`${url.replace(/\/$/, '')}/`);
+}
 
 export function layout(ctx: PageContext, title: string, body: SafeHtml, options: LayoutOptions = {}): string {
   const school = ctx.schoolName ?? 'Lyceum';
@@ -28,36 +47,46 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml, options:
   const back = options.path && options.path !== '/' ? `?return_to=${encodeURIComponent(options.path)}` : '';
   const account = ctx.viewer
     ? html`${ctx.viewer.role === 'student' ? '' : html`<a href="/admin">Admin</a> <a href="/dashboard">Dashboard</a> `}<a href="/learn">My courses</a> <a href="/orders">My orders</a> <a href="/account">Signed in as ${ctx.viewer.name}</a> <a href="/signout">Sign out</a>`
-    : html`<a href="/signin${back}">Sign in</a> <a href="/signup${back}">Create account</a>`;
+    : html`<a href="/signin${back}">Sign in</a> <a class="button" href="/signup${back}">Create account</a>`;
   const menu = look?.navigation ?? [];
   const footerLinks = look?.footer ?? [];
   const brand = look?.logoUrl ? html`<img src="${look.logoUrl}" alt="${school}" class="logo">` : school;
-  return `<!doctype html>${html`<html lang="en">
+  const current = (url: string) => (isCurrent(url, options.path) ? html` aria-current="page"` : '');
+  return `<!doctype html>${html`<html lang="${look?.locale ?? 'en'}" class="theme-${look?.theme ?? 'classic'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title === school ? school : `${title} · ${school}`}</title>
 <link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/site.css">
+<link rel="stylesheet" href="${SITE_CSS_HREF}">
 <link rel="stylesheet" href="/assets/theme.css${look ? `?v=${look.themeVersion}` : ''}">
-${options.head ?? ''}
+${(look?.fontPreloads ?? []).map(
+  (href) => html`<link rel="preload" href="${href}" as="font" type="font/woff2" crossorigin>
+`,
+)}${options.head ?? ''}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header><a class="brand" href="/">${brand}</a>${
+<header class="site-header"><div class="wrap bar"><a class="brand" href="/">${brand}</a>${
     menu.length
-      ? html`<nav aria-label="Site" class="site-nav"><ul>${menu.map((item) => html`<li><a href="${item.url}">${item.label}</a></li>`)}</ul></nav>`
+      ? html`<nav aria-label="Site" class="site-nav"><ul>${menu.map((item) => html`<li><a href="${item.url}"${current(item.url)}>${item.label}</a></li>`)}</ul></nav>`
       : ''
-  }<nav aria-label="Account" class="account">${account}</nav></header>
+  }<nav aria-label="Account" class="account">${account}</nav></div></header>
 <main id="main">
-<h1>${title}</h1>
-${body}
+${options.banner ?? ''}<div class="wrap page">
+${
+  options.banner
+    ? ''
+    : html`<h1>${title}</h1>
+`
+}${body}
+</div>
 </main>
-<footer>${
+<footer class="site-footer"><div class="wrap">${
     footerLinks.length
       ? html`<nav aria-label="Footer" class="footer-nav"><ul>${footerLinks.map((item) => html`<li><a href="${item.url}">${item.label}</a></li>`)}</ul></nav>`
       : ''
-  }<p>${school} · Powered by Lyceum</p></footer>
+  }<p>${school} · Powered by Lyceum</p></div></footer>
 </body>
 </html>`}`;
 }

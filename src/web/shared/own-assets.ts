@@ -9,9 +9,14 @@ const LONG_CACHE = 'public, max-age=31536000, immutable';
 
 /** A script or stylesheet of the school's own pages, from src/web/client, under a versioned /assets URL. */
 export function ownAsset(file: string, type: string): OwnAsset {
-  const body = readFileSync(new URL(`../client/${file}`, import.meta.url));
+  return fileAsset(new URL(`../client/${file}`, import.meta.url), file, type);
+}
+
+/** A file (one of a package's, such as pdf.js) served as `/assets/<name>`, versioned like the school's own. */
+export function fileAsset(file: URL, name: string, type: string): OwnAsset {
+  const body = readFileSync(file);
   const version = createHash('sha256').update(body).digest('base64url').slice(0, 12);
-  return { body, type, href: `/assets/${file}?v=${version}` };
+  return { body, type, href: `/assets/${name}?v=${version}` };
 }
 
 /** Serves each asset at its path (the version in the query string only busts caches). */

@@ -2,6 +2,9 @@ import type { Areas } from '../../areas/index.ts';
 import type { ListPage } from '../../areas/pagination.ts';
 import { ApiError } from '../../http/errors.ts';
 import { ANONYMOUS, type Principal } from '../../http/principal.ts';
+import { schoolDates } from '../../text/dates.ts';
+import type { PictureSource } from './pictures.ts';
+import type { ShareImages } from './share-images.ts';
 import type { SharedPages } from './shared-pages.ts';
 
 /** What the public site's handlers are built from (the composition root passes it). */
@@ -21,19 +24,26 @@ export type SiteDeps = {
     | 'digitalProducts'
     | 'events'
     | 'account'
+    | 'appearance'
+    | 'storage'
   >;
   pages: SharedPages;
   baseUrl: string;
+  /** The facts of the uploaded pictures a page shows (picture.ts), loaded in one query. */
+  pictures: PictureSource;
+  /** The 1200 × 630 images links to courses and posts show when shared. */
+  share: ShareImages;
 };
 
 /** The school's public facts the pages need; before first-run setup there is no school yet. */
 export async function schoolFacts(school: SiteDeps['areas']['school']) {
   try {
     const s = await school.get(ANONYMOUS);
-    return { name: s.name, description: s.description, locale: s.locale };
+    const dates = schoolDates(s.locale, s.timezone);
+    return { name: s.name, description: s.description, locale: s.locale, timezone: s.timezone, dates };
   } catch (error) {
     if (error instanceof ApiError && error.code === 'not_found')
-      return { name: 'Lyceum', description: '', locale: 'en' };
+      return { name: 'Lyceum', description: '', locale: 'en', timezone: 'UTC', dates: schoolDates() };
     throw error;
   }
 }

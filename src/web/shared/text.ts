@@ -14,5 +14,3 @@ export function summary(text: string, max = 200): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length <= max ? line : `${line.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
 }
-
-export const day = (timestamp: string) => timestamp.slice(0, 10);

@@ -68,6 +68,7 @@ export function registerCheckoutPages(
   const signedIn = signInGate();
 
   const locale = async () => (await schoolFacts(deps.areas.school)).locale;
+  const dates = async () => (await schoolFacts(deps.areas.school)).dates;
 
   function itemOf(params: CheckoutParams, reply: FastifyReply): CheckoutItem | undefined {
     if (!TYPES.has(params.type) || params.key.length > 120) {
@@ -189,6 +190,7 @@ export function registerCheckoutPages(
     const body = orderView({
       order,
       locale: await locale(),
+      dates: await dates(),
       links: linksOf(order),
       retryHref:
         (order.status === 'failed' || order.status === 'canceled') && item && order.kind === 'purchase'
@@ -284,6 +286,7 @@ export function registerCheckoutPages(
     const body = html`${problem ? html`<p class="warning" role="alert">${problem}</p>` : ''}${myMembershipsView(
       memberships,
       reply.generateCsrf(),
+      await dates(),
     )}<h2>Orders</h2>${myOrdersView(page.data, await locale())}`;
     return deps.render(request, reply, 'My orders', body, status);
   }

@@ -1,4 +1,5 @@
 import type { CheckoutQuote, Order } from '../../areas/orders/schema.ts';
+import type { SchoolDates } from '../../text/dates.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { formatMoney } from '../../text/money.ts';
 import { csrfField } from '../shared/layout.ts';
@@ -80,6 +81,7 @@ export type ItemLink = { title: string; href: string; label: string };
 export function orderView(data: {
   order: Order;
   locale: string;
+  dates: SchoolDates;
   links: ItemLink[];
   retryHref: string | null;
   payHref: string | null;
@@ -88,7 +90,7 @@ export function orderView(data: {
 }): SafeHtml {
   const { order, locale } = data;
   const show = (money: { amount: number; currency: string }) => formatMoney(money, locale);
-  const date = (at: string) => new Date(at).toISOString().slice(0, 10);
+  const date = data.dates.day;
   const left = order.total.amount - order.refunded_amount.amount;
   return html`${problemBox(data.problem)}
 <p class="${order.status === 'failed' || order.status === 'canceled' ? 'warning' : 'notice'}" role="status">${STATUS_TEXT[order.status]}</p>
@@ -161,9 +163,9 @@ export type MyMembership = {
 };
 
 /** "My memberships": each subscription's state, when it renews or ends, and the button that cancels or resumes it. */
-export function myMembershipsView(items: MyMembership[], csrf: string): SafeHtml {
+export function myMembershipsView(items: MyMembership[], csrf: string, dates: SchoolDates): SafeHtml {
   if (items.length === 0) return html``;
-  const day = (at: string) => at.slice(0, 10);
+  const { day } = dates;
   const line = (m: MyMembership) => {
     const live = m.status === 'trialing' || m.status === 'active' || m.status === 'past_due';
     const when = !m.periodEnd

@@ -1,24 +1,31 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
+import type { Course } from '../../areas/courses/schema.ts';
+import type { SearchQuery } from '../../areas/courses/search.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff } from '../../http/principal.ts';
 import { learnPath } from '../account/player-view.ts';
 import { coursePath } from '../shared/course-cards.ts';
 import { markdownText } from '../shared/markdown.ts';
 import { metaTags } from '../shared/meta.ts';
-import { Key, ListQuery, SlugParams, Text } from '../shared/page-schemas.ts';
+import { Key, PageQuery, SlugParams, Text } from '../shared/page-schemas.ts';
 import { browse, one, type SiteDeps, schoolFacts, visibleLecturers, withQuery } from '../shared/site-deps.ts';
 import { summary } from '../shared/text.ts';
 import { viewerPrincipal } from '../shared/viewer.ts';
 import { type CatalogFilters, catalogView } from './catalog-view.ts';
 import { checkoutPath } from './checkout-view.ts';
-import { type CourseAction, courseJsonLd, courseView, type OutlineSection } from './course-view.ts';
+import { type CourseAction, courseBanner, courseJsonLd, courseView, type OutlineSection } from './course-view.ts';
 import { lessonView } from './lesson-view.ts';
 
 export const CATALOG_PAGE_SIZE = 12;
 const LECTURER_ID = /^lec_[0-9a-z]{26}$/;
 const LECTURER_CHOICES = 100;
+/** The catalog's cursors: a course id in the catalog's order, or a cursor of its search (areas/courses/ranked-cursor.ts). */
+const CatalogCursor = Type.String({ pattern: '^(crs_[0-9a-z]{26}|rank_[A-Za-z0-9_-]{19,59})$', maxLength: 64 });
+
+/** A page of the catalog: its courses, its links, and for a search how many it found in all. */
+type CatalogPage = { data: Course[]; previousHref: string | null; nextHref: string | null; found?: number };
 
 /** Whatever a filter of the catalog's form says that means something; the rest is ignored, as a search box should. */
 function filtersOf(query: Record<string, unknown>): CatalogFilters {
@@ -46,10 +53,12 @@ export function registerCoursePages(fastify: FastifyInstance, deps: SiteDeps) {
     '/courses',
     {
       schema: {
-        querystring: ListQuery({
+        querystring: PageQuery({
           q: Type.Optional(Text()),
           lecturer: Type.Optional(Text()),
           price: Type.Optional(Text()),
+          after: Type.Optional(CatalogCursor),
+          before: Type.Optional(CatalogCursor),
         }),
       },
       config,
@@ -58,32 +67,31 @@ export function registerCoursePages(fastify: FastifyInstance, deps: SiteDeps) {
       const principal = viewerPrincipal(request.viewer);
       const filters = filtersOf(request.query);
       const href = (cursor: { after?: string; before?: string }) => withQuery('/courses', { ...filters, ...cursor });
+      const listed = {
+        status: 'published',
+        visibility: 'public',
+        ...(filters.lecturer ? { lecturer_id: filters.lecturer } : {}),
+        ...(filters.price ? { price: filters.price } : {}),
+      } as const;
+      const shown: Promise<CatalogPage> = filters.q
+        ? searchPage(principal, { ...listed, q: filters.q }, request.query, href)
+        : browse(request.query, CATALOG_PAGE_SIZE, (cursor) => courses.list(principal, { ...cursor, ...listed }), href);
       const [school, page, choices] = await Promise.all([
         schoolFacts(deps.areas.school),
-        browse(
-          request.query,
-          CATALOG_PAGE_SIZE,
-          (cursor) =>
-            courses.list(principal, {
-              ...cursor,
-              status: 'published',
-              visibility: 'public',
-              ...(filters.q ? { q: filters.q } : {}),
-              ...(filters.lecturer ? { lecturer_id: filters.lecturer } : {}),
-              ...(filters.price ? { price: filters.price } : {}),
-            }),
-          href,
-        ),
+        shown,
         lecturers.list(principal, { status: 'active', limit: LECTURER_CHOICES }),
       ]);
       const searched = filters.q || filters.lecturer || filters.price || request.query.after || request.query.before;
+      const pictures = await deps.pictures(page.data.map((c) => c.cover_url));
       const body = catalogView({
         courses: page.data,
+        pictures,
         filters,
         lecturers: choices.data,
         locale: school.locale,
         previousHref: page.previousHref,
         nextHref: page.nextHref,
+        ...(page.found === undefined ? {} : { found: page.found }),
       });
       const head = metaTags({
         title: 'Courses',
@@ -96,6 +104,30 @@ export function registerCoursePages(fastify: FastifyInstance, deps: SiteDeps) {
       return deps.pages.send(request, reply, 'Courses', body, { head });
     },
   );
+
+  /**
+   * A page of the catalog's search, best first: after the `after` cursor, or before `before` (Previous), by the
+   * search's own cursors; with how many courses it found in all.
+   */
+  async function searchPage(
+    principal: ReturnType<typeof viewerPrincipal>,
+    query: Omit<SearchQuery, 'limit'>,
+    cursor: { after?: string; before?: string },
+    href: (cursor: { after?: string; before?: string }) => string,
+  ): Promise<CatalogPage> {
+    const { after, before } = cursor;
+    const page = await courses.search(principal, {
+      ...query,
+      limit: CATALOG_PAGE_SIZE,
+      ...(after ? { starting_after: after } : before ? { ending_before: before } : {}),
+    });
+    return {
+      data: page.data,
+      found: page.total,
+      previousHref: page.previous_cursor ? href({ before: page.previous_cursor }) : null,
+      nextHref: page.has_more && page.next_cursor ? href({ after: page.next_cursor }) : null,
+    };
+  }
 
   /** For someone already in the course (enrolled, or staff): the way into its player; undefined for the rest. */
   async function learnerWay(
@@ -136,17 +168,23 @@ export function registerCoursePages(fastify: FastifyInstance, deps: SiteDeps) {
           : request.viewer
             ? { kind: 'enroll', csrf: reply.generateCsrf() }
             : { kind: 'sign-in', href: `/signin?return_to=${encodeURIComponent(path)}` };
-    const data = { course, lecturers: people, outline, locale: school.locale, action };
+    const listed = course.status === 'published' && course.visibility === 'public';
+    const [pictures, share] = await Promise.all([
+      deps.pictures([course.cover_url, ...people.map((l) => l.avatar_url)]),
+      // A course only some may see keeps its picture to itself: its share image would answer anyone.
+      listed ? deps.share.course(course) : undefined,
+    ]);
+    const data = { course, lecturers: people, outline, locale: school.locale, action, pictures };
     const head = metaTags({
       title: course.title,
       description: summary(course.subtitle || markdownText(course.description) || course.title),
       url: `${deps.baseUrl}${path}`,
       siteName: school.name,
-      image: course.cover_url,
+      ...(share ? { image: share.url, imageAlt: share.alt, ...(share.size ? { imageSize: share.size } : {}) } : {}),
       noindex: course.status !== 'published' || course.visibility !== 'public',
       jsonLd: courseJsonLd(data, { baseUrl: deps.baseUrl, schoolName: school.name }),
     });
-    return deps.pages.send(request, reply, course.title, courseView(data), { head });
+    return deps.pages.send(request, reply, course.title, courseView(data), { head, banner: courseBanner(data) });
   });
 
   app.get(

@@ -3,6 +3,7 @@ import type { Lesson } from '../../areas/curriculum/schema.ts';
 import { formatDuration } from '../../discovery/catalog-text.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { coursePath } from '../shared/course-cards.ts';
+import { lessonMedia } from '../shared/lesson-player.ts';
 import { markdownHtml } from '../shared/markdown.ts';
 
 const MEDIA: Record<string, string> = {
@@ -15,8 +16,8 @@ const MEDIA: Record<string, string> = {
 
 /**
  * One lesson of a course on the public site: a free preview's content, or — for a lesson that is not a preview — a
- * note that it opens on enrolling. Lesson bodies are plain text here (embed code is never inserted as HTML); media
- * are linked, the player for enrolled students is another page.
+ * note that it opens on enrolling. Lesson bodies are plain text here (embed code is never inserted as HTML); a video,
+ * audio or PDF plays or opens in the page as in the player (nothing is recorded here), other files are linked.
  */
 export function lessonView(data: { course: Course; lesson: Lesson }): SafeHtml {
   const { course, lesson } = data;
@@ -32,9 +33,11 @@ export function lessonView(data: { course: Course; lesson: Lesson }): SafeHtml {
     return html`<p class="meta">${facts}</p>
 <p class="notice">This lesson is part of the course. Enroll in <a href="${coursePath(course.slug)}">${course.title}</a> to open it.</p>
 ${back}`;
-  const media = lesson.asset_url
-    ? html`<p><a class="button" href="${lesson.asset_url}">${MEDIA[lesson.type] ?? 'Open the material'}</a></p>`
-    : '';
+  const media =
+    lessonMedia(lesson) ??
+    (lesson.asset_url
+      ? html`<p><a class="button" href="${lesson.asset_url}">${MEDIA[lesson.type] ?? 'Open the material'}</a></p>`
+      : '');
   const body = lesson.type === 'embed' ? '' : markdownHtml(lesson.body);
   return html`<p class="meta">${facts}</p>${media}<article>${body}</article>${back}`;
 }

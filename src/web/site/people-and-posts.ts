@@ -41,7 +41,9 @@ export function registerPeopleAndPostPages(fastify: FastifyInstance, deps: SiteD
       siteName: school.name,
       noindex: Boolean(request.query.after || request.query.before),
     });
-    return deps.pages.send(request, reply, 'Lecturers', lecturerListView({ lecturers: page.data, ...page }), { head });
+    const pictures = await deps.pictures(page.data.map((l) => l.avatar_url));
+    const body = lecturerListView({ lecturers: page.data, pictures, ...page });
+    return deps.pages.send(request, reply, 'Lecturers', body, { head });
   });
 
   app.get('/lecturers/:id', { schema: { params: IdParams }, config }, async (request, reply) => {
@@ -63,8 +65,10 @@ export function registerPeopleAndPostPages(fastify: FastifyInstance, deps: SiteD
       image: lecturer.avatar_url,
       noindex: lecturer.status !== 'active',
     });
+    const pictures = await deps.pictures([lecturer.avatar_url, ...taught.data.map((c) => c.cover_url)]);
     const body = lecturerView({
       lecturer,
+      pictures,
       courses: taught.data,
       locale: school.locale,
       moreHref: taught.has_more ? withQuery('/courses', { lecturer: lecturer.id }) : null,
@@ -90,6 +94,8 @@ export function registerPeopleAndPostPages(fastify: FastifyInstance, deps: SiteD
       siteName: school.name,
       noindex: Boolean(request.query.after || request.query.before),
     });
-    return deps.pages.send(request, reply, 'Posts', postListView({ posts: page.data, ...page }), { head });
+    const pictures = await deps.pictures(page.data.map((p) => p.cover_url));
+    const body = postListView({ posts: page.data, dates: school.dates, pictures, ...page });
+    return deps.pages.send(request, reply, 'Posts', body, { head });
   });
 }

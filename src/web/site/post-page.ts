@@ -5,6 +5,7 @@ import type { CommentsService } from '../../areas/comments/service.ts';
 import type { Post } from '../../areas/posts/schema.ts';
 import type { PostsService } from '../../areas/posts/service.ts';
 import { ApiError } from '../../http/errors.ts';
+import type { SchoolDates } from '../../text/dates.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { formProblems, typed } from '../shared/forms.ts';
 import { csrfField, errorSummary, type FieldProblem } from '../shared/layout.ts';
@@ -12,20 +13,25 @@ import { markdownHtml } from '../shared/markdown.ts';
 import { metaTags } from '../shared/meta.ts';
 import type { PageRenderer, SchoolName } from '../shared/page-context.ts';
 import { SlugParams } from '../shared/page-schemas.ts';
+import { picture } from '../shared/picture.ts';
+import type { PictureSource } from '../shared/pictures.ts';
+import type { ShareImages } from '../shared/share-images.ts';
 import type { SharedPages } from '../shared/shared-pages.ts';
-import { day, paragraphs, summary } from '../shared/text.ts';
+import { type SiteDeps, schoolFacts } from '../shared/site-deps.ts';
+import { paragraphs, summary } from '../shared/text.ts';
 import { viewerPrincipal as principalOf } from '../shared/viewer.ts';
 import { postPath } from './posts-view.ts';
 
 type Params = { slug: string };
 
-const minute = (timestamp: string) => timestamp.slice(0, 16).replace('T', ' ');
+/** A post's feature image spans its article: the text's measure on a wide page, the whole of a phone's. */
+const ARTICLE_SIZES = '(min-width: 46rem) 44rem, 100vw';
 
-function commentList(comments: Comment[]): SafeHtml {
+function commentList(comments: Comment[], dates: SchoolDates): SafeHtml {
   if (!comments.length) return html`<p>No comments yet.</p>`;
   return html`<ol class="comments">${comments.map(
     (c) => html`<li id="comment-${c.id}"><p><strong>${c.author_name}</strong>
-<time datetime="${c.created_at}">${minute(c.created_at)} UTC</time></p>${paragraphs(c.body)}</li>`,
+<time datetime="${c.created_at}">${dates.dayAndTime(c.created_at)}</time></p>${paragraphs(c.body)}</li>`,
   )}</ol>`;
 }
 
@@ -52,10 +58,20 @@ export function registerPostPages(
     pages: SharedPages;
     baseUrl: string;
     schoolName: SchoolName;
+    school: SiteDeps['areas']['school'];
+    pictures: PictureSource;
+    share: ShareImages;
   },
 ) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const config = { page: true };
+
+  /** The share image of a post anyone may read; members' posts keep theirs to themselves. */
+  async function shareTags(post: Post) {
+    if (post.visibility !== 'public') return {};
+    const image = await deps.share.post(post);
+    return { image: image.url, imageAlt: image.alt, ...(image.size ? { imageSize: image.size } : {}) };
+  }
 
   async function renderPost(
     request: FastifyRequest,
@@ -64,18 +80,34 @@ export function registerPostPages(
     form: { value?: string; message?: string; problems?: FieldProblem[] } = {},
     status = 200,
   ) {
-    const comments = await deps.comments.recentOnPost(post.id);
-    const date = post.published_at ? html`<time datetime="${post.published_at}">${day(post.published_at)}</time>` : '';
+    const [comments, { dates }, pictures] = await Promise.all([
+      deps.comments.recentOnPost(post.id),
+      schoolFacts(deps.school),
+      deps.pictures([post.cover_url]),
+    ]);
+    const date = post.published_at
+      ? html`<time datetime="${post.published_at}">${dates.day(post.published_at)}</time>`
+      : '';
     const meta = html`<p class="meta">${date}${
       post.tags.length ? html` · ${post.tags.map((t, i) => html`${i ? ', ' : ''}${t}`)}` : ''
     }</p>`;
     const respond = request.viewer
       ? commentForm(post, reply.generateCsrf(), form.value ?? '', form.message, form.problems)
       : html`<p><a href="/signin?return_to=${encodeURIComponent(postPath(post.slug))}">Sign in</a> to comment.</p>`;
-    const body = html`<article>${meta}${post.cover_url ? html`<img src="${post.cover_url}" alt="">` : ''}
+    const cover = post.cover_url
+      ? picture({
+          src: post.cover_url,
+          alt: '',
+          sizes: ARTICLE_SIZES,
+          facts: pictures.facts(post.cover_url),
+          className: 'post-hero',
+          priority: true,
+        })
+      : '';
+    const body = html`<article>${meta}${cover}
 ${markdownHtml(post.body)}</article>
 <section aria-labelledby="comments-heading"><h2 id="comments-heading">Comments</h2>
-${commentList(comments)}
+${commentList(comments, dates)}
 ${respond}
 </section>`;
     if (status !== 200) return deps.render(request, reply, post.title, body, status);
@@ -85,7 +117,7 @@ ${respond}
       url: `${deps.baseUrl}${postPath(post.slug)}`,
       siteName: (await deps.schoolName()) ?? 'Lyceum',
       type: 'article',
-      image: post.cover_url,
+      ...(await shareTags(post)),
     });
     return deps.pages.send(request, reply, post.title, body, { head });
   }

@@ -49,7 +49,8 @@ export function registerProductPages(fastify: FastifyInstance, deps: SiteDeps & 
       siteName: school.name,
       noindex: Boolean(request.query.after || request.query.before),
     });
-    const body = productListView({ products: page.data, locale: school.locale, ...page });
+    const pictures = await deps.pictures(page.data.map((p) => p.image_url));
+    const body = productListView({ products: page.data, locale: school.locale, pictures, ...page });
     return deps.pages.send(request, reply, 'Products', body, { head });
   });
 
@@ -59,6 +60,7 @@ export function registerProductPages(fastify: FastifyInstance, deps: SiteDeps & 
       products.withDownloads(principal, request.params.slug),
       schoolFacts(deps.areas.school),
     ]);
+    const pictures = await deps.pictures([product.image_url]);
     const action: ProductAction = downloads
       ? { kind: 'download', downloads, staff: isStaff(principal) }
       : product.status !== 'published'
@@ -75,7 +77,7 @@ export function registerProductPages(fastify: FastifyInstance, deps: SiteDeps & 
       ...(product.image_url ? { image: product.image_url } : {}),
       jsonLd: productJsonLd(product, { baseUrl: deps.baseUrl }),
     });
-    const body = productView({ product, locale: school.locale, action });
+    const body = productView({ product, locale: school.locale, action, pictures });
     return deps.pages.send(request, reply, product.title, body, { head });
   });
 

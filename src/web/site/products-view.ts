@@ -1,7 +1,9 @@
 import type { DigitalProduct, ProductDownloads, ProductFile } from '../../areas/digital-products/schema.ts';
 import { html, type SafeHtml } from '../../text/html.ts';
 import { formatMoney } from '../../text/money.ts';
+import { CARD_SIZES } from '../shared/course-cover.ts';
 import { markdownHtml, markdownText } from '../shared/markdown.ts';
+import { NO_PICTURES, type Pictures, picture } from '../shared/picture.ts';
 import { summary } from '../shared/text.ts';
 import { pager } from './catalog-view.ts';
 
@@ -31,11 +33,15 @@ export function productListView(data: {
   locale: string;
   previousHref: string | null;
   nextHref: string | null;
+  pictures?: Pictures;
 }): SafeHtml {
   if (!data.products.length) return html`<p>No products are on sale yet.</p>`;
+  const pictures = data.pictures ?? NO_PICTURES;
+  const cover = (url: string) =>
+    picture({ src: url, alt: '', sizes: CARD_SIZES, facts: pictures.facts(url), ratio: [16, 9], className: 'cover' });
   return html`<ul class="cards">${data.products.map(
     (p) =>
-      html`<li class="card">${p.image_url ? html`<img class="cover" src="${p.image_url}" alt="">` : ''}<div class="body"><h2><a href="${productPath(p.slug)}">${p.title}</a></h2>${
+      html`<li class="card">${p.image_url ? cover(p.image_url) : ''}<div class="body"><h2><a href="${productPath(p.slug)}">${p.title}</a></h2>${
         p.description.trim() ? html`<p>${summary(markdownText(p.description), 160)}</p>` : ''
       }<p class="meta">${filesText(p.files)}</p><p class="price">${priceText(p, data.locale)}</p></div></li>`,
   )}</ul>
@@ -53,7 +59,10 @@ export type ProductAction =
   /** Not on sale (archived, or a draft staff look at). */
   | { kind: 'none' };
 
-export type ProductData = { product: DigitalProduct; locale: string; action: ProductAction };
+export type ProductData = { product: DigitalProduct; locale: string; action: ProductAction; pictures?: Pictures };
+
+/** The product's picture beside its buy box: three fifths of a wide page, the whole of a phone's. */
+const HERO_SIZES = '(min-width: 72rem) 43rem, (min-width: 50rem) 60vw, 100vw';
 
 /** The files with their download links, each a plain link the browser saves (the file is sent as an attachment). */
 function downloadList(downloads: ProductDownloads): SafeHtml {
@@ -94,7 +103,16 @@ export function productView(data: ProductData): SafeHtml {
   const { product } = data;
   return html`${notice(product)}
 <div class="course-head"><section aria-labelledby="about-heading">${
-    product.image_url ? html`<img class="hero" src="${product.image_url}" alt="">` : ''
+    product.image_url
+      ? picture({
+          src: product.image_url,
+          alt: '',
+          sizes: HERO_SIZES,
+          facts: (data.pictures ?? NO_PICTURES).facts(product.image_url),
+          className: 'hero',
+          priority: true,
+        })
+      : ''
   }<h2 id="about-heading">About this product</h2>
 ${product.description.trim() ? markdownHtml(product.description) : html`<p>No description yet.</p>`}</section>
 <aside class="buy" aria-label="${data.action.kind === 'download' ? 'Downloads' : 'Buying'}">${actionBox(data)}</aside></div>

@@ -19,6 +19,7 @@ export function registerPublicSite(
   deps: SiteDeps & { setup: SetupService; render: PageRenderer },
 ) {
   deps.pages.install(app);
+  deps.share.register(app);
   registerHomePage(app, deps);
   registerCoursePages(app, deps);
   registerProductPages(app, deps);

@@ -150,7 +150,7 @@ for (const engine of engines) {
       const video = await web.get(`/learn/${c.slug}/${c.video}`);
       assert.match(
         video.text,
-        /<video class="media" controls preload="metadata" src="https:\/\/video\.example\/washes\.mp4">/,
+        /<video controls preload="metadata" playsinline src="https:\/\/video\.example\/washes\.mp4">/,
       );
       await web.postForm(`/learn/${c.slug}/${c.video}/complete`, { _csrf: csrfOf(video.text) });
 

@@ -118,8 +118,8 @@ describe(`the learner's whole path in Chromium (${engine})`, () => {
     await page.waitForURL(/\/learn\/[^/]+\/les_/);
     await check('player-text');
     await page.getByRole('button', { name: 'Mark as complete' }).click();
-    await page.waitForSelector('video.media');
-    assert.equal(await page.getAttribute('video.media', 'src'), VIDEO_URL);
+    await page.waitForSelector('.player-media video');
+    assert.equal(await page.getAttribute('.player-media video', 'src'), VIDEO_URL);
     await check('player-video');
     await page.getByRole('button', { name: 'Mark as complete' }).click();
     await page.getByRole('heading', { name: 'What did you learn?' }).waitFor();

@@ -132,11 +132,11 @@ describe(`the public website in Chromium (${engine})`, () => {
     assert.equal(first[0], 'Watercolour 12');
     await photograph(page, join(shots, 'nojs-search-phone.png'));
     await page.getByRole('link', { name: 'Next →' }).click();
-    await page.waitForURL(/after=crs_/);
+    await page.waitForURL(/after=rank_/);
     assert.deepEqual(await titles(), ['Watercolour 0']);
     assert.equal(await page.getByLabel('Search').inputValue(), 'watercolour', 'the search is kept');
     await page.getByRole('link', { name: '← Previous' }).click();
-    await page.waitForURL(/before=crs_/);
+    await page.waitForURL(/before=rank_/);
     assert.deepEqual(await titles(), first);
     await page.getByLabel('Price').selectOption('free');
     await page.getByRole('button', { name: 'Search' }).click();

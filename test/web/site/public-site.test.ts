@@ -45,15 +45,15 @@ for (const engine of engines) {
     test('the catalog lists exactly the published public courses, newest first, with prices', async () => {
       const page = await visitor.get('/courses');
       assert.equal(page.status, 200);
-      const titles = [...mainOf(page.text).matchAll(/<h2><a href="\/courses\/([a-z0-9-]+)">([^<]+)<\/a><\/h2>/g)].map(
-        (m) => m[2],
-      );
+      const titles = [
+        ...mainOf(page.text).matchAll(/<h2><a class="card-link" href="\/courses\/([a-z0-9-]+)">([^<]+)<\/a><\/h2>/g),
+      ].map((m) => m[2]);
       assert.deepEqual(titles, ['Closed Course', 'Free Sketching', 'Oil Painting']);
       assert.match(page.text, /<p class="price">€49\.00<\/p>/);
       assert.match(page.text, /<p class="price">Free<\/p>/);
       assert.match(
         page.text,
-        /<h2><a href="\/courses\/oil-painting">Oil Painting<\/a><\/h2><p>Colour &amp; light<\/p>/,
+        /<h2><a class="card-link" href="\/courses\/oil-painting">Oil Painting<\/a><\/h2><p>Colour &amp; light<\/p>/,
       );
       for (const hidden of ['Unlisted Course', 'Private Course', 'Draft Course'])
         assert.ok(!page.text.includes(hidden), hidden);
@@ -75,7 +75,7 @@ for (const engine of engines) {
       assert.deepEqual(await titles(`lecturer=${school.lecturers.ada.id}`), ['Free Sketching', 'Oil Painting']);
       assert.deepEqual(await titles(`lecturer=${school.lecturers.ada.id}&price=free`), ['Free Sketching']);
       assert.deepEqual(await titles('q=nothing-like-this'), []);
-      assert.match((await visitor.get('/courses?q=nothing-like-this')).text, /No courses match this search/);
+      assert.match((await visitor.get('/courses?q=nothing-like-this')).text, /No courses match “nothing-like-this”/);
       // The form keeps what was asked; nonsense filters are ignored rather than refused.
       const kept = await visitor.get(`/courses?q=oil&price=paid&lecturer=${school.lecturers.ada.id}`);
       assert.match(kept.text, /<input id="f-q" name="q" type="search" value="oil"/);
@@ -113,7 +113,7 @@ for (const engine of engines) {
       assert.equal(forward.length, 2);
       const second = await visitor.get(forward[1] ?? '');
       const previous = /<a href="([^"]+)" rel="prev">/.exec(second.text)?.[1]?.replaceAll('&amp;', '&') ?? '';
-      assert.match(previous, /^\/courses\?q=paged&before=crs_/);
+      assert.match(previous, /^\/courses\?q=paged&before=rank_/, "a search's own cursor");
       const back = await visitor.get(previous);
       const titles = [...mainOf(back.text).matchAll(/<h2><a [^>]+>([^<]+)<\/a>/g)].map((m) => m[1]);
       assert.deepEqual(titles, [...made].reverse().slice(0, 12), 'Previous shows the first page again');
@@ -135,9 +135,9 @@ for (const engine of engines) {
       assert.match(page.text, /<p class="price">€49\.00<\/p>/);
       assert.match(
         page.text,
-        /<button type="button" disabled>Buy this course<\/button><\/p><p>This school does not take payments yet\./,
+        /<button type="button" disabled>Buy this course<\/button><\/p><p class="note">This school does not take payments yet\./,
       );
-      assert.match(page.text, /<img class="hero" src="https:\/\/images\.school\.test\/oil\.jpg" alt="">/);
+      assert.match(page.text, /<div class="course-media">.*src="https:\/\/images\.school\.test\/oil\.jpg"/);
       assert.equal(meta(page.text, 'og:title'), 'Oil Painting');
       assert.equal(meta(page.text, 'og:description'), 'Colour &amp; light');
       assert.equal(meta(page.text, 'og:url'), `${server.url}/courses/oil-painting`);
@@ -166,20 +166,24 @@ for (const engine of engines) {
       assert.ok(!page.text.includes('<stroke>'), 'JSON-LD escapes "<" so the data cannot end the script');
 
       const free = await visitor.get('/courses/free-sketching');
-      assert.match(free.text, /<h3>Basics<\/h3><ol>/);
+      assert.match(
+        free.text,
+        /<details open><summary><span class="title">Basics<\/span><span class="meta">2 lessons · 20 min<\/span><\/summary><ol>/,
+      );
       const { preview, locked, draftLesson } = school.lessons;
       assert.match(
         free.text,
         new RegExp(
-          `<a href="/courses/free-sketching/lessons/${preview.id}">Holding the pencil</a> <span class="meta">\\(text, 10 min\\)</span> <strong class="badge">Free preview</strong>`,
+          `<span class="lesson-title"><a href="/courses/free-sketching/lessons/${preview.id}">Holding the pencil</a></span> <strong class="badge">Free preview</strong> <span class="meta">text, 10 min</span>`,
         ),
       );
       assert.match(
         free.text,
-        new RegExp(`lessons/${locked.id}">Shading</a> <span class="meta">\\(text, 10 min\\)</span></li>`),
+        /<span class="lesson-title">Shading<\/span> <span class="meta">text, 10 min<\/span><\/li>/,
       );
+      assert.ok(!free.text.includes(`lessons/${locked.id}`), 'a lesson that opens on enrolling is not a link');
       assert.ok(!free.text.includes(draftLesson.id), 'unpublished lessons are not in the outline');
-      assert.match(free.text, /2 lessons, 20 min/);
+      assert.match(free.text, /2 lessons, 20 min in all/);
       const [sketch] = jsonLd(free.text);
       assert.equal((sketch?.offers as Record<string, unknown> | undefined)?.category, 'Free');
       assert.equal(sketch?.isAccessibleForFree, true);
@@ -285,9 +289,9 @@ for (const engine of engines) {
       assert.equal(ada.status, 200);
       assert.match(ada.text, /<p class="lead">Oil painter<\/p>/);
       assert.match(ada.text, /<p>Paints every day\.<\/p>/);
-      const taught = [...mainOf(ada.text).matchAll(/<h3><a href="\/courses\/[^"]+">([^<]+)<\/a><\/h3>/g)].map(
-        (m) => m[1],
-      );
+      const taught = [
+        ...mainOf(ada.text).matchAll(/<h3><a class="card-link" href="\/courses\/[^"]+">([^<]+)<\/a><\/h3>/g),
+      ].map((m) => m[1]);
       assert.deepEqual(taught, ['Free Sketching', 'Oil Painting']);
       assert.equal(meta(ada.text, 'og:type'), 'profile');
       assert.equal((await visitor.get(`/lecturers/${school.lecturers.gone.id}`)).status, 404);
@@ -324,7 +328,7 @@ for (const engine of engines) {
       assert.match((await visitor.get('/p/courses')).text, /<h1>Courses<\/h1>\s*<p>x<\/p>/);
     });
 
-    test('home: popular courses by enrollments, newest courses and latest posts', async () => {
+    test('home: the hero, then featured (most enrolled) courses, lecturers and latest posts', async () => {
       const other = await createUser(server, 'student', 'Second Student');
       await enroll(server, other, school.courses.oil.id);
       await enroll(server, studentPerson, school.courses.oil.id);
@@ -333,16 +337,54 @@ for (const engine of engines) {
       const home = await visitor.get('/');
       assert.equal(home.status, 200);
       assert.match(home.text, /<title>Test Academy<\/title>/);
-      assert.match(home.text, /<p>Painting and languages, taught well\.<\/p>/);
+      assert.match(
+        home.text,
+        /<h1 id="hero-heading">Test Academy<\/h1>/,
+        "the school's name until a promise is written",
+      );
+      assert.match(home.text, /<p class="lead">Painting and languages, taught well\.<\/p>/);
+      assert.match(home.text, /<a class="button large" href="\/courses">Browse the courses<\/a>/);
       const section = (id: string) =>
-        new RegExp(`<section aria-labelledby="${id}">([\\s\\S]*?)</section>`).exec(home.text)?.[1] ?? '';
-      const titles = (html: string) => [...html.matchAll(/<h3><a href="[^"]+">([^<]+)<\/a><\/h3>/g)].map((m) => m[1]);
+        new RegExp(`<section class="band" aria-labelledby="${id}">([\\s\\S]*?)</section>`).exec(home.text)?.[1] ?? '';
+      const titles = (html: string) => [...html.matchAll(/<h3><a [^>]*>([^<]+)<\/a><\/h3>/g)].map((m) => m[1]);
       assert.deepEqual(titles(section('featured-heading')), ['Oil Painting', 'Free Sketching'], 'most enrolled first');
-      assert.ok(titles(section('newest-heading')).includes('Closed Course'));
-      assert.ok(!section('newest-heading').includes('Unlisted Course'));
+      assert.match(section('lecturers-heading'), /Ada Painter/);
       assert.deepEqual(titles(section('posts-heading')), ['Spring term']);
+      assert.equal(section('newest-heading'), '', 'new courses only when the owner asks for them');
       assert.equal(jsonLd(home.text)[0]?.['@type'], 'EducationalOrganization');
       assert.match((await student.get('/')).text, /Welcome( back)?, Stu Dent\./);
+    });
+
+    test("home: the owner's promise, button, parts in their order and featured courses", async () => {
+      await school.staff.patch('/api/v1/appearance', {
+        home: {
+          headline: 'Paint what you see',
+          text: 'Small classes, real feedback.',
+          call_to_action: { label: 'Start with oils', url: '/courses/oil-painting' },
+          sections: ['posts', 'new_courses', 'featured_courses'],
+          featured_course_ids: [school.courses.closed.id, school.courses.draft.id],
+        },
+      });
+      const home = (await visitor.get('/')).text;
+      assert.match(home, /<p class="eyebrow">Test Academy<\/p><h1 id="hero-heading">Paint what you see<\/h1>/);
+      assert.match(home, /<p class="lead">Small classes, real feedback\.<\/p>/);
+      assert.match(home, /<a class="button large" href="\/courses\/oil-painting">Start with oils<\/a>/);
+      const order = [...home.matchAll(/<section class="band" aria-labelledby="([a-z]+)-heading">/g)].map((m) => m[1]);
+      assert.deepEqual(order, ['posts', 'newest', 'featured'], 'in the order chosen, lecturers left out');
+      const featured = /aria-labelledby="featured-heading">([\s\S]*?)<\/section>/.exec(home)?.[1] ?? '';
+      assert.match(featured, /Closed Course/);
+      assert.doesNotMatch(featured, /Draft Course/, 'a draft is never featured');
+      const newest = /aria-labelledby="newest-heading">([\s\S]*?)<\/section>/.exec(home)?.[1] ?? '';
+      assert.match(newest, /Closed Course/);
+      await school.staff.patch('/api/v1/appearance', {
+        home: {
+          headline: '',
+          text: '',
+          call_to_action: { label: 'Browse the courses', url: '/courses' },
+          sections: ['featured_courses', 'lecturers', 'events', 'posts'],
+          featured_course_ids: [],
+        },
+      });
     });
 
     test('sitemap.xml lists exactly the public items; robots.txt names it and keeps crawlers out of the rest', async () => {
@@ -409,7 +451,7 @@ for (const engine of engines) {
       const navOf = (page: string, name: string) =>
         [
           ...(new RegExp(`<nav aria-label="${name}"[^>]*>([\\s\\S]*?)</nav>`).exec(page)?.[1] ?? '').matchAll(
-            /<a href="([^"]+)">([^<]+)<\/a>/g,
+            /<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g,
           ),
         ].map((m) => `${m[2]} ${m[1]}`);
       const before = await visitor.get('/courses');
@@ -463,7 +505,7 @@ for (const engine of engines) {
       );
       assert.match(
         page.text,
-        /<nav aria-label="Site" class="site-nav"><ul><li><a href="\/courses">Catalog<\/a><\/li><li><a href="\/p\/about">About us<\/a><\/li><\/ul><\/nav>/,
+        /<nav aria-label="Site" class="site-nav"><ul><li><a href="\/courses" aria-current="page">Catalog<\/a><\/li><li><a href="\/p\/about">About us<\/a><\/li><\/ul><\/nav>/,
       );
       assert.doesNotMatch(page.text, /style=/, 'no inline styles: the CSP allows only stylesheets of this origin');
       const link = /<link rel="stylesheet" href="(\/assets\/theme\.css\?v=[^"]+)">/.exec(page.text)?.[1] ?? '';
@@ -472,7 +514,10 @@ for (const engine of engines) {
       assert.equal(theme.headers.get('content-type'), 'text/css; charset=utf-8');
       assert.equal(theme.headers.get('cache-control'), 'public, max-age=31536000, immutable');
       assert.match(theme.text, /--primary: #7c2d12;/);
-      assert.match(theme.text, /--heading-font: Georgia;/);
+      assert.match(
+        theme.text,
+        /--heading-font: Georgia, "DejaVu Serif", "Liberation Serif", "Times New Roman", serif;/,
+      );
       assert.match(theme.text, /\.card \{ border-width: 2px; \}/);
       const plain = await visitor.get('/assets/theme.css');
       assert.equal(plain.headers.get('cache-control'), 'public, no-cache');

@@ -70,6 +70,7 @@ export const VALUE_WORDS: Record<string, string> = {
   purchase: 'Purchase',
   renewal: 'Renewal',
   image: 'Picture',
+  captions: 'Captions',
   enrollments: 'Enrollments',
   completions: 'Completions',
   active_students: 'Active students',
@@ -93,6 +94,9 @@ export const VALUE_WORDS: Record<string, string> = {
   refund: 'Refund',
   created_at: 'Oldest first',
   '-created_at': 'Newest first',
+  classic: 'Classic',
+  studio: 'Studio',
+  night: 'Night',
 };
 
 const FONT_WORDS: Record<string, string> = {
@@ -104,6 +108,9 @@ const FONT_WORDS: Record<string, string> = {
   Helvetica: 'Helvetica',
   Verdana: 'Verdana',
   'Times New Roman': 'Times New Roman',
+  Inter: 'Inter',
+  'Source Serif 4': 'Source Serif 4',
+  Fraunces: 'Fraunces',
 };
 
 /** Values whose words depend on the field or the object (a member who is `paid` pays; an order `paid` was paid). */
