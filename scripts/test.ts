@@ -3,6 +3,7 @@
 // (test/support/global-setup.ts). The files that take longest start first, so the run does not end on one of them
 // alone; the rest follow in name order.
 import { existsSync, globSync } from 'node:fs';
+import { relative } from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { globalSetup, globalTeardown } from '../test/support/global-setup.ts';
@@ -32,13 +33,32 @@ if (stale.length) {
 const all = globSync('test/**/*.test.ts').sort();
 const files = named.length ? named : [...LONGEST_FIRST, ...all.filter((file) => !LONGEST_FIRST.includes(file))];
 
+function recordTime(
+  into: Map<string, number>,
+  data: { nesting: number; file?: string; details: { duration_ms: number } },
+) {
+  if (data.nesting !== 0 || !data.file) return;
+  const file = relative(process.cwd(), data.file);
+  into.set(file, (into.get(file) ?? 0) + data.details.duration_ms);
+}
+
 await globalSetup();
 try {
   const stream = run({ files, concurrency: CONCURRENCY, forceExit: true });
   stream.on('test:fail', () => {
     process.exitCode = 1;
   });
+  // The time each file's tests took, so that LONGEST_FIRST can be kept true and a slow file is seen at once.
+  const fileMs = new Map<string, number>();
+  stream.on('test:pass', (data) => recordTime(fileMs, data));
+  stream.on('test:fail', (data) => recordTime(fileMs, data));
   for await (const text of stream.compose(spec())) process.stdout.write(text);
+  if (!named.length) {
+    const slowest = [...fileMs].sort((a, b) => b[1] - a[1]).slice(0, 15);
+    console.log(
+      `\nThe slowest files (their top-level tests' time):\n${slowest.map(([file, ms]) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`).join('\n')}`,
+    );
+  }
 } finally {
   await globalTeardown();
 }
