@@ -15,6 +15,9 @@ const FORGOTTEN_ONCE_DELIVERED = new Set(['account_deleted']);
 /** With the queue's backoff (10 s doubling, at most an hour apart) ten attempts span about an hour and a half. */
 export const DELIVERY_ATTEMPTS = 10;
 
+/** An address in the top-level name `.invalid`, which RFC 2606 §2 reserves as one that can never exist. */
+const UNDELIVERABLE = /\.invalid$/i;
+
 export type OutboxDeps = {
   db: Db;
   clock: Clock;
@@ -86,8 +89,16 @@ export function mailOutbox(deps: OutboxDeps) {
     /** Deletes every message to these addresses from the outbox, in the caller's transaction. */
     eraseTo: (ex: Executor, addresses: string[]) => store.eraseTo(ex, addresses),
 
-    /** Writes the message to the outbox (and its delivery job) in the caller's transaction; returns its id. */
-    async queue(ex: Executor, message: { to: string; kind: string; content: MailContent }): Promise<string> {
+    /**
+     * Writes the message to the outbox (and its delivery job) in the caller's transaction; returns its id. An address
+     * under `.invalid` (a deleted account's) is never written to: RFC 2606 §2 reserves that name so that it can never
+     * exist, and a copy kept for it would only keep the mail a deleted person was sent.
+     */
+    async queue(
+      ex: Executor,
+      message: { to: string; kind: string; content: MailContent },
+    ): Promise<string | undefined> {
+      if (UNDELIVERABLE.test(message.to)) return undefined;
       const at = now();
       const row: OutboxTable = {
         id: newId('msg'),

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { apiClient, createUser, schoolWithPeople, tokenFor } from '../support/api.ts';
 import { engines } from '../support/databases.ts';
+import { courseWithLesson } from '../support/memberships.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 import { signedInClient, WebClient } from '../support/web-client.ts';
@@ -14,11 +15,18 @@ for (const engine of engines) {
     let server: TestServer;
     let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
     let staff: ReturnType<typeof apiClient>;
+    let people: Awaited<ReturnType<typeof schoolWithPeople>>;
+    /** How far the server's clock is ahead of this process's: a test moves it to let an event begin. */
+    let skew = 0;
 
     before(async () => {
       smtp = await startSmtpServer();
-      server = await startTestServer(engine, { SMTP_URL: smtp.url, JOBS_POLL_MS: '60000' });
-      const people = await schoolWithPeople(server);
+      server = await startTestServer(
+        engine,
+        { SMTP_URL: smtp.url, JOBS_POLL_MS: '60000', OAUTH_ACCESS_TOKEN_TTL_SECONDS: '86400' },
+        { clock: { now: () => new Date(Date.now() + skew) } },
+      );
+      people = await schoolWithPeople(server);
       staff = apiClient(server.url, await tokenFor(server, people.staff, 'events:read events:write'));
     });
     after(async () => {
@@ -122,6 +130,65 @@ for (const engine of engines) {
       assert.ok(after.every((row) => row.actor_email === placeholder));
       const trail = JSON.stringify(await db().selectFrom('audit_log').selectAll().execute());
       assert.ok(!trail.includes(person.email), 'her address is nowhere in the audit trail');
+    });
+
+    test('a seat at an event that has begun stays, as the record of who came; nothing is mailed to the anonymous address afterwards', async () => {
+      const person = await createUser(server, 'student', 'Carl Came');
+      const api = apiClient(server.url, await tokenFor(server, person, 'events:read account:write'));
+      const event = (
+        await staff.post<{ id: string }>('/api/v1/events', {
+          title: 'Held this morning',
+          starts_at: new Date(Date.now() + 2 * HOUR).toISOString(),
+          ends_at: new Date(Date.now() + 4 * HOUR).toISOString(),
+          address: 'Studio 2, Main Street',
+          capacity: 5,
+        })
+      ).body;
+      assert.equal((await api.post(`/api/v1/events/${event.id}/register`)).status, 200);
+      const course = await courseWithLesson(
+        apiClient(server.url, await tokenFor(server, people.staff, 'courses:write curriculum:write')),
+      );
+      skew = 3 * HOUR;
+      try {
+        const now = apiClient(server.url, await tokenFor(server, person, 'account:write'));
+        assert.equal((await now.post('/api/v1/account/deletion', { current_password: person.password })).status, 204);
+        const seat = await db()
+          .selectFrom('event_registrations')
+          .select('status')
+          .where('event_id', '=', event.id)
+          .where('user_id', '=', person.id)
+          .executeTakeFirstOrThrow();
+        assert.equal(seat.status, 'registered', 'the event had begun: her seat is the record that she came');
+
+        // Staff enrolling the deleted account (it is still listed, as "Deleted user") would send a confirmation.
+        const placeholder = `deleted-${person.id.toLowerCase()}@anonymous.invalid`;
+        const students = apiClient(server.url, await tokenFor(server, people.staff, 'students:write'));
+        const enrolled = await students.post(`/api/v1/students/${person.id}/enrollments`, { course_id: course.id });
+        assert.equal(enrolled.status, 201, JSON.stringify(enrolled.body));
+        const toPlaceholder = await db()
+          .selectFrom('outbox')
+          .select('kind')
+          .where('to_address', '=', placeholder)
+          .execute();
+        assert.deepEqual(toPlaceholder, [], 'no message is written to an address that cannot exist');
+        // The same enrollment of a living student is confirmed, so the check above could fail.
+        const living = await createUser(server, 'student', 'Lina Living');
+        assert.equal(
+          (await students.post(`/api/v1/students/${living.id}/enrollments`, { course_id: course.id })).status,
+          201,
+        );
+        const confirmed = await db()
+          .selectFrom('outbox')
+          .select('kind')
+          .where('to_address', '=', living.email)
+          .execute();
+        assert.deepEqual(
+          confirmed.map((row) => row.kind),
+          ['enrollment_confirmed'],
+        );
+      } finally {
+        skew = 0;
+      }
     });
 
     test('a notice the mail server refuses for good is forgotten too', async () => {
