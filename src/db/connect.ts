@@ -19,12 +19,18 @@ export type Database = {
    * newer) and those it had that this code does not know (`unknown`: a newer version migrated it).
    */
   schema(): Promise<{ pending: string[]; unknown: string[] }>;
-  /** Resolves once the database answers; rejects when it does not within `timeoutMs` (a readiness check never hangs). */
+  /**
+   * Resolves once the database answers, at once if a query was answered within the last second; rejects when it does
+   * not within `timeoutMs` (a readiness check never hangs).
+   */
   ping(timeoutMs?: number): Promise<void>;
   /** The PostgreSQL pool's connections now (SQLite has one connection and no pool). */
   pool(): { open: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
 };
+
+/** How recent an answered query must be for ping() to count it as the database's answer. */
+const RECENTLY_ANSWERED_MS = 1_000;
 
 export function connectDatabase(
   database: Config['database'],
@@ -39,6 +45,8 @@ export function connectDatabase(
      * never the values (the traces' query spans).
      */
     onQuery?: (seconds: number, query: { sql: string; failed: boolean }) => void;
+    /** Milliseconds on a steady clock, which say how recent the last answered query is (ping); performance.now(). */
+    msNow?: () => number;
   } = {},
 ): Database {
   const pool =
@@ -49,14 +57,15 @@ export function connectDatabase(
     database.engine === 'sqlite' ? nodeSqliteDialect(database.path) : new PostgresDialect({ pool: pool as pg.Pool });
   const dialect = options.requestWrites ? auditedDialect(engineDialect, options.requestWrites.trail) : engineDialect;
   const onQuery = options.onQuery;
+  const msNow = options.msNow ?? (() => performance.now());
+  /** When a query last came back answered (ms); ping() needs no query of its own right after one. */
+  let answeredAt = Number.NEGATIVE_INFINITY;
   const db = new Kysely<import('./tables.ts').Tables>({
     dialect,
-    ...(onQuery
-      ? {
-          log: (event) =>
-            onQuery(event.queryDurationMillis / 1000, { sql: event.query.sql, failed: event.level === 'error' }),
-        }
-      : {}),
+    log: (event) => {
+      if (event.level === 'query') answeredAt = msNow();
+      onQuery?.(event.queryDurationMillis / 1000, { sql: event.query.sql, failed: event.level === 'error' });
+    },
   });
   const schema = async () => {
     const migrator = await migratorOf(db, database.engine);
@@ -98,6 +107,10 @@ export function connectDatabase(
       }
     },
     async ping(timeoutMs = 2_000) {
+      // A query answered a moment ago says what a `select 1` would. Under load a ping would wait in the pool's line
+      // behind the requests, and a busy instance told unready is taken out of its load balancer, which piles its
+      // share onto the others: busy is not down.
+      if (msNow() - answeredAt < RECENTLY_ANSWERED_MS) return;
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new UnavailableError('database')), timeoutMs);

@@ -107,6 +107,39 @@ for (const engine of engines) {
       }
     });
 
+    if (engine === 'postgres') {
+      test('a ping right after an answered query needs no connection: a busy pool is not a database away', async () => {
+        let ms = 0;
+        const database = connectDatabase(loadConfig({ DATABASE_URL: await freshDatabaseUrl(engine) }).database, {
+          poolSize: 1,
+          msNow: () => ms,
+        });
+        let release = () => {};
+        const holding = Promise.withResolvers<void>();
+        // The pool's one connection, taken by a transaction that answered one query and then waits.
+        const held = database.db.transaction().execute(async (trx) => {
+          await sql`select 1`.execute(trx);
+          holding.resolve();
+          await new Promise<void>((resolve) => {
+            release = resolve;
+          });
+        });
+        try {
+          await holding.promise;
+          ms += 900;
+          await database.ping(300);
+          // Long enough after that answer, the ping asks itself, and waits in the pool's line behind the transaction.
+          ms += 200;
+          await assert.rejects(database.ping(300), { name: 'UnavailableError' });
+        } finally {
+          release();
+          await held;
+        }
+        await database.ping(300);
+        await database.close();
+      });
+    }
+
     if (engine === 'sqlite') {
       test('SQLite runs in WAL mode with foreign keys on and a busy timeout', async () => {
         const database = connectDatabase(loadConfig({ DATABASE_URL: await freshDatabaseUrl(engine) }).database);
