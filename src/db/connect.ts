@@ -63,7 +63,8 @@ export function connectDatabase(
   const db = new Kysely<import('./tables.ts').Tables>({
     dialect,
     log: (event) => {
-      if (event.level === 'query') answeredAt = msNow();
+      // A failed query voids the last answer: the next ping asks for itself.
+      answeredAt = event.level === 'query' ? msNow() : Number.NEGATIVE_INFINITY;
       onQuery?.(event.queryDurationMillis / 1000, { sql: event.query.sql, failed: event.level === 'error' });
     },
   });
@@ -121,7 +122,10 @@ export function connectDatabase(
         clearTimeout(timer);
       }
     },
-    close: () => db.destroy(),
+    close: () => {
+      answeredAt = Number.NEGATIVE_INFINITY;
+      return db.destroy();
+    },
   };
 }
 
