@@ -95,6 +95,27 @@ function player(box) {
   const help = box.querySelector('.player-keys');
   if (help) help.hidden = false;
 
+  // A file that cannot be loaded (moved, or its host away) leaves a dead black box with live-looking buttons: it is
+  // said in words instead, with the file's own address to try.
+  function unplayable() {
+    if (box.classList.contains('is-unplayable')) return;
+    box.classList.add('is-unplayable');
+    const kind = isVideo ? 'video' : 'recording';
+    const note = element('p', { class: 'player-problem', role: 'alert' });
+    note.append(
+      element('strong', {}, `This ${kind} can’t be played right now.`),
+      ` Its file could not be loaded: reload the page to try again, or `,
+      element('a', { href: media.currentSrc || media.getAttribute('src') || '' }, `open the ${kind} file`),
+      '.',
+    );
+    bar.hidden = true;
+    if (help) help.hidden = true;
+    media.hidden = true;
+    media.before(note);
+  }
+  media.addEventListener('error', unplayable);
+  if (media.error) unplayable();
+
   /** The caption track shown: a video shows it, an audio's is read out below. */
   function showTrack(index, announce) {
     tracks.forEach((track, i) => {

@@ -229,6 +229,34 @@ describe('the lesson player in Chromium (the demo school)', () => {
       }
     });
   }
+
+  test('a video whose file cannot be loaded says so in words, with the file to try, at phone and desktop widths', async () => {
+    // The demo's other video lessons name files on a host that does not exist, as a moved file or a host away would.
+    const context = await browser.newContext({ viewport: WIDTHS[0].viewport });
+    const page = await context.newPage();
+    try {
+      await signInPage(page, server.url, student);
+      await page.goto(`${server.url}/learn/${slug}/${lessons['Flat and graded washes']}`);
+      const problem = page.getByRole('alert');
+      await problem.waitFor();
+      assert.match((await problem.textContent()) ?? '', /This video can’t be played right now\./);
+      const file = page.getByRole('link', { name: 'open the video file' });
+      assert.match((await file.getAttribute('href')) ?? '', /^https:\/\/media\.[^/]+\/.+\.mp4$/);
+      assert.equal(await page.locator('video').isVisible(), false, 'no dead black box');
+      assert.equal(
+        await page.getByRole('group', { name: 'Video controls' }).isVisible(),
+        false,
+        'no buttons that do nothing',
+      );
+      assert.deepEqual(await accessibilityProblems(page), []);
+      for (const { name, viewport } of WIDTHS) {
+        await page.setViewportSize(viewport);
+        await photograph(page, join(shots, `unplayable-${name}.png`));
+      }
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 /** The focused control shows a focus ring (an outline of some width) when reached by the keyboard. */
