@@ -171,6 +171,20 @@ for (const engine of engines) {
           .where('to_address', '=', placeholder)
           .execute();
         assert.deepEqual(toPlaceholder, [], 'no message is written to an address that cannot exist');
+        // What is left of the account stays closed: staff cannot reactivate it.
+        const reactivated = await students.post(`/api/v1/students/${person.id}/reactivate`);
+        assert.equal(reactivated.status, 409, JSON.stringify(reactivated.body));
+        assert.match(String((reactivated.body as { error_description?: string }).error_description), /was deleted/);
+        const renamed = await students.patch(`/api/v1/students/${person.id}`, { email: 'carl@school.test' });
+        assert.equal(renamed.status, 409, 'nor give it an address again');
+        // …and the admin offers no Reactivate for it, as it does for a student staff suspended.
+        const admin = await signedInClient(server.url, people.owner);
+        const suspended = await createUser(server, 'student', 'Sue Suspended');
+        assert.equal((await students.post(`/api/v1/students/${suspended.id}/suspend`)).status, 200);
+        assert.match((await admin.get(`/admin/students/${suspended.id}`)).text, />Reactivate</);
+        const deletedPage = await admin.get(`/admin/students/${person.id}`);
+        assert.equal(deletedPage.status, 200);
+        assert.doesNotMatch(deletedPage.text, />Reactivate</);
         // The same enrollment of a living student is confirmed, so the check above could fail.
         const living = await createUser(server, 'student', 'Lina Living');
         assert.equal(

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/tables.ts';
 import { errors } from '../../http/errors.ts';
+import { deletedEmail } from '../../identity/deleted-account.ts';
 import type { SessionService } from '../../identity/sessions.ts';
 import type { UserTokensStore } from '../../identity/user-tokens-store.ts';
 import type { AccountMail } from '../../mail/account-mail.ts';
@@ -10,8 +11,6 @@ import type { AccountStore } from './store.ts';
 
 /** The name a deleted person is shown under wherever a record of them is kept (orders, the students list). */
 export const DELETED_NAME = 'Deleted account';
-/** An address that can never receive mail (RFC 2606 reserves .invalid) and stays unique per person. */
-export const deletedEmail = (userId: string) => `deleted-${userId.toLowerCase()}@anonymous.invalid`;
 /** Not a scrypt hash: no password verifies against it, so nobody can sign in to what is left. */
 const NO_PASSWORD = '!deleted';
 

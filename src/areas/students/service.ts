@@ -3,6 +3,7 @@ import type { Executor, UsersTable } from '../../db/tables.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { errors } from '../../http/errors.ts';
 import { isStaff, type Principal } from '../../http/principal.ts';
+import { isDeletedAccount } from '../../identity/deleted-account.ts';
 import type { Invitations } from '../../identity/invitations.ts';
 import { normalizeEmail } from '../../identity/schema.ts';
 import type { CertificatesService } from '../certificates/service.ts';
@@ -154,8 +155,14 @@ export function studentsService(
     addStudent,
   });
 
+  /** What is left of a deleted account is kept only for the records that point at it: it stays as deletion left it. */
+  const deletedAccount = (what: 'changed' | 'reactivated') =>
+    errors.conflict(`This account was deleted by its owner, so it cannot be ${what}.`);
+
   async function setStatus(id: string, status: UsersTable['status']) {
     const row = await db.transaction().execute(async (trx) => {
+      const current = status === 'active' ? await store.findUser(trx, id) : undefined;
+      if (current && isDeletedAccount(current)) throw deletedAccount('reactivated');
       const written = await store.setStatus(trx, id, status, now());
       if (!written) throw notFound();
       if (status === 'suspended') await store.deleteSessions(trx, id);
@@ -196,6 +203,7 @@ export function studentsService(
 
     async update(id: string, input: StudentUpdate) {
       const row = await studentForWrite(db, id);
+      if (isDeletedAccount(row)) throw deletedAccount('changed');
       const changes: Updateable<UsersTable> = { updated_at: now() };
       if (input.name !== undefined) {
         changes.name = input.name.trim();

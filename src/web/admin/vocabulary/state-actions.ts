@@ -1,3 +1,5 @@
+import { isDeletedAccount } from '../../../identity/deleted-account.ts';
+
 /**
  * Which of an object's actions its state allows, by operationId, so a page offers only what the API would do: a
  * draft offers Publish, not Unpublish; a refunded order offers no refund. An action not named here is always offered
@@ -52,7 +54,8 @@ export const ALLOWED_IN_STATE: Record<string, Allowed> = {
   deleteComment: statusIn('visible', 'hidden'),
   revokeCertificate: statusIn('valid'),
   suspendStudent: statusIn('active'),
-  reactivateStudent: statusIn('suspended'),
+  // A deleted account stays suspended for good: its row is kept only for the records that point at it.
+  reactivateStudent: (o) => statusIn('suspended')(o) && !isDeletedAccount({ id: String(o.id), email: String(o.email) }),
   refundOrder: statusIn('paid', 'partially_refunded'),
   archiveMembershipPlan: statusIn('active'),
   createPlanPrice: statusIn('active'),
