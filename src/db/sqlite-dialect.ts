@@ -4,10 +4,6 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 import { type DialectAdapter, type Kysely, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 
 /**
- * Kysely's SqliteDialect speaks the better-sqlite3 statement interface; node:sqlite's StatementSync differs only in
- * how it tells a reader from a writer (`columns()`) and in taking parameters spread.
- */
-/**
  * Turns on WAL. Changing the journal mode needs the file to itself, and SQLite answers "database is locked" at once
  * there rather than under the busy timeout: two instances starting on one new file (one migrating, the other changing
  * the mode) met it. The mode persists in the file, so the change is tried again for up to the busy timeout.
@@ -27,6 +23,10 @@ async function walMode(db: DatabaseSync) {
 /** How long a statement waits for another connection's lock before SQLite says "database is locked". */
 const BUSY_TIMEOUT_MS = 5_000;
 
+/**
+ * Kysely's SqliteDialect speaks the better-sqlite3 statement interface; node:sqlite's StatementSync differs only in
+ * how it tells a reader from a writer (`columns()`) and in taking parameters spread.
+ */
 export function nodeSqliteDialect(path: string): SqliteDialect {
   return new LockingSqliteDialect(path, {
     database: async () => {
