@@ -9,26 +9,13 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config.ts';
 import { connectDatabase } from '../../src/db/connect.ts';
+import { clusterMissing } from '../support/caddy.ts';
 import { freshDatabaseUrl } from '../support/databases.ts';
 import { type ServerProcess, startMain } from '../support/process.ts';
 import { freePort } from '../support/server.ts';
 
 const HOST = 'lyceum.test';
-const hasCaddy = (() => {
-  try {
-    execFileSync('caddy', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const skip = !process.env.TEST_DATABASE_URL
-  ? 'needs TEST_DATABASE_URL'
-  : !process.env.TEST_REDIS_URL
-    ? 'needs TEST_REDIS_URL'
-    : !hasCaddy
-      ? 'needs caddy (Debian package caddy)'
-      : false;
+const skip = clusterMissing;
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
 

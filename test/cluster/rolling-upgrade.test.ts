@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -19,27 +19,14 @@ import { loadConfig } from '../../src/config.ts';
 import { connectDatabase, type Database } from '../../src/db/connect.ts';
 import { examine } from '../../src/health/doctor.ts';
 import { apiClient, createUser, type Person, tokenFor } from '../support/api.ts';
+import { clusterMissing } from '../support/caddy.ts';
 import { freshDatabaseUrl } from '../support/databases.ts';
 import { authorizeThroughForms, authorizeUrl, pkce, registerClient, tokenRequest } from '../support/oauth.ts';
 import { runScript, type ServerProcess, startMain } from '../support/process.ts';
 import { freePort } from '../support/server.ts';
 import { completeSetup, csrfOf, OWNER, WebClient } from '../support/web-client.ts';
 
-const hasCaddy = (() => {
-  try {
-    execFileSync('caddy', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const skip = !process.env.TEST_DATABASE_URL
-  ? 'needs TEST_DATABASE_URL'
-  : !process.env.TEST_REDIS_URL
-    ? 'needs TEST_REDIS_URL'
-    : !hasCaddy
-      ? 'needs caddy (Debian package caddy)'
-      : false;
+const skip = clusterMissing;
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CLIENTS = { readers: 4, flows: 4, writers: 4, buyers: 4 };

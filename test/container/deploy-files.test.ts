@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { MEMORY_FLAGS } from '../../src/memory-budget.ts';
+import { caddyMissing } from '../support/caddy.ts';
 
 /**
  * The deployment files say again what the code and docs/deploy.md say once: the Node version, the memory bounds of
@@ -37,15 +38,6 @@ function blocks(info: string): string[] {
   return found;
 }
 
-const hasCaddy = (() => {
-  try {
-    execFileSync('caddy', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 describe('deployment files', () => {
   test("docs/deploy.md installs the Node version package.json's devDependencies name", () => {
     const { devDependencies } = JSON.parse(read('package.json')) as { devDependencies: Record<string, string> };
@@ -71,7 +63,7 @@ describe('deployment files', () => {
   });
 
   test("compose.yaml's Caddyfile is one Caddy reads, for a certificate from Let's Encrypt or its own", {
-    skip: hasCaddy ? false : 'needs caddy (Debian package caddy)',
+    skip: caddyMissing,
   }, () => {
     for (const tls of ['you@school.example', 'internal']) {
       const json = execFileSync(
