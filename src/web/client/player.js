@@ -96,7 +96,7 @@ function player(box) {
   if (help) help.hidden = false;
 
   // A file that cannot be loaded (moved, or its host away) leaves a dead black box with live-looking buttons: it is
-  // said in words instead, with the file's own address to try.
+  // said in words instead, with the file's own address to try (is-unplayable hides the player, player.css).
   function unplayable() {
     if (box.classList.contains('is-unplayable')) return;
     box.classList.add('is-unplayable');
@@ -108,9 +108,6 @@ function player(box) {
       element('a', { href: media.currentSrc || media.getAttribute('src') || '' }, `open the ${kind} file`),
       '.',
     );
-    bar.hidden = true;
-    if (help) help.hidden = true;
-    media.hidden = true;
     media.before(note);
   }
   media.addEventListener('error', unplayable);
